@@ -1,0 +1,47 @@
+// The Phase 1 calls a scenario makes, and how their outcomes read in a failure story.
+import { stateDigest } from "../../../lab/canonical.js";
+import type { CallResult, Step } from "../../sandbox/protocol.js";
+import { showState, type JsonState } from "../../grading/states.js";
+
+/** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */
+export const CHECKPOINT = { $path: "work/checkpoint.json" };
+
+export const write = (state: JsonState, path: unknown = CHECKPOINT): Step => ({ call: "atomicCheckpoint", args: [path, state] });
+export const load = (path: unknown = CHECKPOINT): Step => ({ call: "loadCheckpoint", args: [path] });
+export const restart: Step = { fresh: true };
+
+/** An allowed outcome of a load: a state, or null for "no checkpoint". */
+export interface Expected {
+  label: string;
+  state: JsonState;
+}
+
+/** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
+export function describeResult(name: string, r: CallResult): string {
+  switch (r.status) {
+    case "returned":
+      return `${name} returned ${r.value.preview}`;
+    case "threw":
+      return r.error.notImplemented
+        ? `${name} is not implemented yet (it threw "${r.error.message}")`
+        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}`;
+    case "exited":
+      return `${name} ended the process: ${r.detail}`;
+    case "missing":
+      return `checkpoint.ts ${r.detail}`;
+    case "import-failed":
+      return `checkpoint.ts threw while loading: ${r.error.name}: ${r.error.message}`;
+  }
+}
+
+/** Null when a write returned normally; otherwise what went wrong. */
+export function checkWrite(r: CallResult, state: JsonState): string | null {
+  return r.status === "returned" ? null : describeResult(`atomicCheckpoint(path, ${showState(state, 60)})`, r);
+}
+
+/** Null when a load returned one of the `allowed` states; otherwise what it did instead, and what was expected. */
+export function checkLoad(r: CallResult, allowed: Expected[]): string | null {
+  if (r.status === "returned" && allowed.some((a) => r.value.digest === stateDigest(a.state))) return null;
+  const expected = allowed.map((a) => `${a.label ? `${a.label} ` : ""}${showState(a.state, 80)}`).join(" or ");
+  return `${describeResult("loadCheckpoint", r)}; expected ${expected}`;
+}

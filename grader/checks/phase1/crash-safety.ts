@@ -1,0 +1,42 @@
+// phase1.crash-safety: for every crash point inside atomicCheckpoint (after each file-system
+// call, and inside each write), loadCheckpoint returns the old state or the new one.
+import fc from "fast-check";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import { jsonState, largeState } from "../../grading/states.js";
+import { checkLoad, load } from "./calls.js";
+import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
+
+const oldState: fc.Arbitrary<OldState> = fc.oneof(fc.constant(NONE), jsonState());
+
+export const crashSafety: CheckDefinition = {
+  id: "phase1.crash-safety",
+  async run(ctx) {
+    const box = ctx.sandbox();
+    const found = await findCounterexample(
+      ctx,
+      fc.record({ old: oldState, next: jsonState(), fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }) }),
+      async ({ old, next, fractions }) => {
+        const w = await recordWindow(box, old, next, fractions);
+        if (typeof w === "string") return `Could not record a write to crash: ${w}`;
+        const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, [load()]);
+        for (const [i, results] of outcomes.entries()) {
+          const problem = checkLoad(results[0]!, w.allowed);
+          if (problem) return `${await crashStory(box, w, w.cuts[i]!)}\nOn restart, ${problem}.`;
+        }
+        return null;
+      },
+      {
+        numRuns: 40,
+        examples: [
+          { old: { step: 1 }, next: { step: 2 }, fractions: [] },
+          { old: NONE, next: [1, 2, 3], fractions: [] },
+          { old: 1234567, next: 89, fractions: [] },
+          ...fc.sample(fc.tuple(largeState(), largeState()), { seed: ctx.seed, numRuns: 2 }).map(([old, next]) => ({ old, next, fractions: [0.25, 0.75] })),
+        ],
+      },
+    );
+    if (!found) return ctx.passed();
+    return ctx.failed(found.story, found.path);
+  },
+};

@@ -1,0 +1,51 @@
+// The recording both crash checks start from: an old checkpoint (or none), then one
+// atomicCheckpoint call whose every crash state the checks rebuild.
+import { crashCuts, findMark } from "../../crash/cuts.js";
+import { describeCut, describeDisk } from "../../crash/describe.js";
+import type { Cut } from "../../crash/replay.js";
+import type { Trace } from "../../crash/trace.js";
+import type { Sandbox } from "../../sandbox/client.js";
+import { showState, type JsonState } from "../../grading/states.js";
+import { checkWrite, write, type Expected } from "./calls.js";
+
+/** The old state, or NONE when no checkpoint exists before the write. */
+export const NONE = Symbol("no checkpoint");
+export type OldState = JsonState | typeof NONE;
+
+export interface CrashWindow {
+  traceId: string;
+  trace: Trace;
+  cuts: Cut[];
+  start: number;
+  /** What a load may return after a crash inside the write. */
+  allowed: Expected[];
+  /** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) was ..." */
+  setting: string;
+}
+
+/** Records `atomicCheckpoint(next)` over `old`; returns its crash window, or why it could not. */
+export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[] = []): Promise<CrashWindow | string> {
+  const steps = old === NONE ? [write(next)] : [write(old), write(next)];
+  const run = await box.run("checkpoint", { steps }, { record: true });
+  for (const [i, r] of run.results.entries()) {
+    const problem = checkWrite(r, i === run.results.length - 1 ? next : old);
+    if (problem) return problem;
+  }
+  const trace = run.trace!;
+  if (trace.truncated) return "atomicCheckpoint made more file-system calls than the grader records (20,000 calls or 256 MiB written)";
+  let start = findMark(trace, "call:atomicCheckpoint");
+  if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
+  const allowed = old === NONE
+    ? [{ label: "null (no checkpoint yet)", state: null }, { label: "the new state", state: next }]
+    : [{ label: "the old state", state: old }, { label: "the new state", state: next }];
+  const setting = old === NONE
+    ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
+    : `With the old checkpoint ${showState(old, 80)} on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`;
+  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions), start, allowed, setting };
+}
+
+/** Tells the story of one crash state: where the crash landed and what was on disk after it. */
+export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut): Promise<string> {
+  const state = await box.run("checkpoint", { from: { traceId: w.traceId, cut }, steps: [] }, { listDisk: true });
+  return `${w.setting} ${describeCut(w.trace, cut, w.start, "atomicCheckpoint")}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
+}

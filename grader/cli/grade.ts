@@ -1,0 +1,112 @@
+// `npm run grade`: grades a target folder and prints the scoreboard; exit 0 when every selected
+// core check passed, 1 when some failed, 2 when grading could not run.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startVitest } from "vitest/node";
+import { isSelected, type GradeConfig } from "../grading/config.js";
+import { REPO_ROOT } from "../paths.js";
+import { buildReport, exitCode, type Report } from "../report/report.js";
+import { VerdictCollector } from "../report/reporter.js";
+import { renderScoreboard } from "../report/terminal.js";
+import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
+import { buildHost } from "../sandbox/build-host.js";
+import { USAGE, parseArgs, type GradeArgs } from "./args.js";
+
+/** Where the last report is always written, besides any --json file. */
+export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
+
+async function main(): Promise<number> {
+  let args: GradeArgs;
+  let rubric: Rubric;
+  try {
+    args = parseArgs(process.argv.slice(2));
+    if (args.help) return console.log(USAGE), 0;
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric));
+  } catch (error) {
+    console.error(`grade: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const targetDir = path.resolve(args.target);
+  if (!fs.existsSync(targetDir) || !fs.statSync(targetDir).isDirectory()) {
+    console.error(`grade: the target ${JSON.stringify(args.target)} is not a folder`);
+    return 2;
+  }
+  const unknown = args.only.filter((id) => !rubric.deliverables.some((d) => d.id === id) && !rubricCheck(rubric, id));
+  if (unknown.length > 0) {
+    console.error(`grade: --only ${unknown.join(", ")}: no such deliverable or check in the rubric`);
+    return 2;
+  }
+  const started = Date.now();
+  const work = fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-"));
+  try {
+    const config: GradeConfig = {
+      targetDir,
+      targetArg: targetLabel(args.target, targetDir),
+      work,
+      hostFile: await buildHost(work),
+      seed: args.seed ?? rubric.seed,
+      only: withRequirements(rubric, args.only),
+      replayPath: args.replay,
+      rubric,
+    };
+    const report = await grade(config, started);
+    fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
+    for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
+    console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
+    return exitCode(report);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */
+async function grade(config: GradeConfig, started: number): Promise<Report> {
+  const collector = new VerdictCollector();
+  const deliverables = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
+  if (deliverables.length > 0) {
+    const vitest = await startVitest(
+      "test",
+      deliverables.map((d) => `grader/checks/${d.id}.grade.ts`),
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: 900_000, hookTimeout: 300_000, include: ["grader/checks/*.grade.ts"] },
+      { logLevel: "silent" },
+    );
+    await vitest.close();
+  }
+  if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
+  const selected = (id: string) => isSelected(config, id) || config.only.length === 0;
+  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, selected, durationMs: Date.now() - started });
+}
+
+class GraderError extends Error {}
+
+/** `--only` plus the checks that selected checks require (their points depend on them). */
+function withRequirements(rubric: Rubric, only: string[]): string[] {
+  const out = new Set(only);
+  for (const id of only) for (const r of rubricCheck(rubric, id)?.requires ?? []) out.add(r);
+  return [...out];
+}
+
+/** A tmpfs when there is one (crash states are rebuilt thousands of times), else the temp folder. */
+function scratchRoot(): string {
+  try {
+    fs.accessSync("/dev/shm", fs.constants.W_OK);
+    return "/dev/shm";
+  } catch {
+    return os.tmpdir();
+  }
+}
+
+/** How replay commands name the target: as the user typed it, relative to the current folder. */
+function targetLabel(arg: string, abs: string): string {
+  if (abs === path.join(REPO_ROOT, "starter") && process.cwd() === REPO_ROOT) return "";
+  return path.isAbsolute(arg) ? path.relative(process.cwd(), abs) || "." : arg.replace(/\/+$/, "");
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof GraderError ? `grade: the grader could not run:\n${error.message}` : `grade: ${error?.stack ?? error}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,35 @@
+// The crash states of a window of a trace: after every operation that changes the disk, and in
+// the middle of every write. Small writes are cut at every byte; large ones at the bytes that
+// matter (the first, the last, page edges, the middle) and at fractions fast-check chooses.
+import type { Cut } from "./replay.js";
+import { changesDisk, type Trace } from "./trace.js";
+
+/** Byte counts at which to tear a write of `length` bytes; every one when the write is short. */
+export function tearPoints(length: number, fractions: readonly number[] = [], exhaustiveUpTo = 64): number[] {
+  if (length <= 1) return [];
+  if (length <= exhaustiveUpTo) return Array.from({ length: length - 1 }, (_, i) => i + 1);
+  const points = new Set([1, 2, Math.floor(length / 2), length - 2, length - 1]);
+  for (const page of [512, 4096, 65536]) if (page < length) points.add(page);
+  for (const f of fractions) points.add(Math.min(length - 1, Math.max(1, Math.floor(f * length))));
+  return [...points].sort((a, b) => a - b);
+}
+
+/** Every distinct crash state between entries `from` and `to` (a process crash keeps completed operations). */
+export function crashCuts(trace: Trace, from: number, to: number, fractions: readonly number[] = []): Cut[] {
+  const cuts: Cut[] = [{ at: from }];
+  for (let i = from; i < to; i++) {
+    const entry = trace.entries[i]!;
+    if (entry.kind === "write") for (const bytes of tearPoints(entry.bytes.byteLength, fractions)) cuts.push({ at: i, bytes });
+    if (changesDisk(entry)) cuts.push({ at: i + 1 });
+  }
+  return cuts;
+}
+
+/** The index of the first entry after the mark `label`, searching from `start`. */
+export function findMark(trace: Trace, label: string, start = 0): number {
+  for (let i = start; i < trace.entries.length; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "mark" && e.label === label) return i + 1;
+  }
+  return -1;
+}

@@ -1,0 +1,32 @@
+// What one grade run needs to know, handed from the command line to every check.
+import type { Rubric } from "../rubric.js";
+
+export interface GradeConfig {
+  /** Absolute path of the target folder. */
+  targetDir: string;
+  /** How the target is named in replay commands ("" for the default, starter/). */
+  targetArg: string;
+  /** A scratch folder for bundles and sandboxes, removed after the grade. */
+  work: string;
+  /** The sandbox host bundle. */
+  hostFile: string;
+  seed: number;
+  /** Deliverable or check ids to run; empty means all enabled ones. */
+  only: string[];
+  /** A fast-check path to replay one counterexample (with a single check in `only`). */
+  replayPath?: string;
+  rubric: Rubric;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    grade: GradeConfig;
+  }
+}
+
+/** True when `checkId` is selected by `only` (empty selects every check). */
+export function isSelected(config: Pick<GradeConfig, "only">, checkId: string): boolean {
+  if (config.only.length === 0) return true;
+  const deliverable = checkId.split(".")[0];
+  return config.only.some((id) => id === checkId || id === deliverable);
+}

@@ -1,0 +1,50 @@
+// Runs a fast-check property whose test returns a failure story (or null), and hands back the
+// shrunk counterexample with its story and the fast-check path that replays it.
+import fc from "fast-check";
+import { SandboxFailure } from "../sandbox/client.js";
+import type { CheckContext } from "./context.js";
+
+export interface Counterexample<T> {
+  value: T;
+  story: string;
+  /** fast-check's path to this counterexample: `--replay <path>` runs it alone. */
+  path: string;
+  runs: number;
+}
+
+/** Checks `test` on `numRuns` values of `arb` (plus `examples`); null when every one passes. */
+export async function findCounterexample<T>(
+  ctx: CheckContext,
+  arb: fc.Arbitrary<T>,
+  test: (value: T) => Promise<string | null>,
+  options: { numRuns: number; examples?: T[] },
+): Promise<Counterexample<T> | null> {
+  const tell = async (value: T): Promise<string | null> => {
+    try {
+      return await test(value);
+    } catch (error) {
+      if (error instanceof SandboxFailure) return `The target's process ${error.message}.`;
+      throw new GraderBug(error);
+    }
+  };
+  const property = fc.asyncProperty(arb, async (value) => (await tell(value)) === null);
+  const details = await fc.check(property, {
+    seed: ctx.seed,
+    numRuns: options.numRuns,
+    examples: (options.examples ?? []).map((e) => [e] as [T]),
+    path: ctx.config.replayPath,
+  });
+  if (!details.failed) return null;
+  if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;
+  const [value] = details.counterexample!;
+  // Run the shrunk case once more to get its story (a test may have thrown, rather than told one).
+  const story = (await tell(value)) ?? "the check failed on this case once, and passed when run again";
+  return { value, story, path: details.counterexamplePath!, runs: details.numRuns };
+}
+
+/** An exception inside a test: the grader's fault, never a verdict on the target. */
+class GraderBug extends Error {
+  constructor(readonly cause: unknown) {
+    super(String((cause as Error)?.message ?? cause));
+  }
+}

@@ -1,0 +1,69 @@
+// The states a checkpoint must hold: JSON values with no -0, nesting depth at most 100, well-formed
+// strings and no "__proto__" keys, from tiny to over 64 KiB.
+import fc from "fast-check";
+
+export type JsonState = unknown;
+
+/** Every kind of state the lab promises to handle, small ones most often. */
+export function jsonState(): fc.Arbitrary<JsonState> {
+  return fc.oneof(
+    { arbitrary: fc.jsonValue({ maxDepth: 4, stringUnit: "grapheme" }).map(clean), weight: 6 },
+    { arbitrary: fc.constantFrom(null, {}, [], "", 0, true, "é😀\u2028\"\\") as fc.Arbitrary<JsonState>, weight: 1 },
+    { arbitrary: deepState(), weight: 1 },
+    { arbitrary: largeState(), weight: 1 },
+  );
+}
+
+/** Values nested 20 to 100 levels deep. */
+export function deepState(): fc.Arbitrary<JsonState> {
+  return fc.record({ depth: fc.integer({ min: 20, max: 100 }), leaf: fc.jsonValue({ maxDepth: 0 }) }).map(({ depth, leaf }) => {
+    let value: unknown = clean(leaf);
+    for (let i = 1; i < depth; i++) value = i % 2 ? [value] : { level: i, inner: value };
+    return value;
+  });
+}
+
+/** States of 64 KiB to a few hundred KiB, built from a seed so they shrink well. */
+export function largeState(minBytes = 64 * 1024): fc.Arbitrary<JsonState> {
+  return fc
+    .record({ word: fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }), extra: fc.nat({ max: 3 * minBytes }), n: fc.integer() })
+    .map(({ word, extra, n }) => {
+      const items: unknown[] = [];
+      let size = 0;
+      for (let i = 0; size < minBytes + extra; i++) {
+        const item = { step: i, note: `${word} ${i}`, value: (n + i) % 1000, done: i % 3 === 0, tags: [word, null] };
+        size += JSON.stringify(item).length;
+        items.push(item);
+      }
+      return { kind: "large", items };
+    });
+}
+
+/** A state of about `bytes` bytes, the same for the same seed (for the real-process checks). */
+export function stateOfSize(bytes: number, seed: number): JsonState {
+  return fc.sample(largeState(bytes).map((s) => s), { seed, numRuns: 1 })[0];
+}
+
+/** Removes what the lab excludes: -0 and "__proto__" keys. */
+function clean(value: unknown): JsonState {
+  if (Object.is(value, -0)) return 0;
+  if (Array.isArray(value)) return value.map(clean);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== "__proto__") out[k] = clean(v);
+    return out;
+  }
+  return value;
+}
+
+/** A short description of a state for messages: its JSON, or its size when it is large. */
+export function showState(state: JsonState, max = 120): string {
+  const text = JSON.stringify(state);
+  if (text.length <= max) return text;
+  const kind = Array.isArray(state) ? "array" : typeof state === "object" && state ? "object" : typeof state;
+  return `${text.slice(0, max - 40)}… (a ${kind} of ${formatBytes(Buffer.byteLength(text))})`;
+}
+
+export function formatBytes(n: number): string {
+  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
+}

@@ -1,0 +1,23 @@
+// The outcome of one check, as a test carries it to the reporter in its `meta`.
+export type CheckStatus = "passed" | "failed" | "error";
+
+export interface Verdict {
+  status: CheckStatus;
+  /** For a failure: the story of the crash in the lab's words. For a pass: an optional note. */
+  message?: string;
+  /** The command that replays exactly this failure. */
+  replay?: string;
+}
+
+/** What a check test stores in `task.meta.check`. */
+export interface CheckMeta extends Verdict {
+  id: string;
+  deliverable: string;
+  crashStates: number;
+}
+
+declare module "vitest" {
+  interface TaskMeta {
+    check?: CheckMeta;
+  }
+}

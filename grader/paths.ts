@@ -1,0 +1,12 @@
+// Where the grader's own files are, whatever the current directory is.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root that holds grader/, lab/, starter/ and solution/. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The lab's pristine reference implementation. */
+export const SOLUTION_DIR = path.join(REPO_ROOT, "solution");
+
+/** The specifier student files import the lab's task from; the grader serves its own copy. */
+export const LAB_SPECIFIER = "@lab/task";

@@ -1,0 +1,92 @@
+// The grade report: per deliverable and per check, points and the story of each lost point.
+// Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
+import type { Rubric } from "../rubric.js";
+import type { CheckMeta } from "../grading/verdict.js";
+
+export const SCHEMA_VERSION = 1;
+
+export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
+
+export interface CheckReport {
+  id: string;
+  title: string;
+  status: CheckReportStatus;
+  points: number;
+  maxPoints: number;
+  message?: string;
+  replay?: string;
+  crashStates: number;
+}
+
+export interface DeliverableReport {
+  id: string;
+  title: string;
+  kind: "core" | "bonus";
+  /** "not-graded" while the grader has no checks for it yet. */
+  status: "graded" | "not-graded";
+  points: number;
+  maxPoints: number;
+  checks: CheckReport[];
+}
+
+export interface Report {
+  schemaVersion: number;
+  target: string;
+  seed: number;
+  score: number;
+  maxScore: number;
+  bonus: number;
+  maxBonus: number;
+  deliverables: DeliverableReport[];
+  stats: { crashStates: number; durationMs: number };
+}
+
+/** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; selected: (id: string) => boolean; durationMs: number }): Report {
+  const byId = new Map(opts.metas.map((m) => [m.id, m]));
+  const deliverables: DeliverableReport[] = [];
+  for (const d of opts.rubric.deliverables) {
+    if (!d.enabled) continue;
+    if (d.checks.length === 0) {
+      if (opts.selected(d.id)) deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "not-graded", points: 0, maxPoints: d.points ?? 0, checks: [] });
+      continue;
+    }
+    const checks: CheckReport[] = [];
+    for (const c of d.checks) {
+      const meta = byId.get(c.id);
+      if (!meta) continue;
+      const unmet = (c.requires ?? []).filter((r) => byId.get(r)?.status !== "passed");
+      let status: CheckReportStatus = meta.status;
+      let message = meta.message;
+      if (status === "passed" && unmet.length > 0) {
+        status = "blocked";
+        message = `This check passed, but it earns its points only once ${unmet.join(" and ")} passes: a checkpoint that never works cannot be called crash-safe.`;
+      }
+      const points = status === "passed" ? c.points : 0;
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates });
+    }
+    if (checks.length === 0) continue;
+    const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);
+    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks });
+  }
+  const graded = deliverables.filter((d) => d.status === "graded");
+  const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    target: opts.target,
+    seed: opts.seed,
+    score: total("core", (d) => d.points),
+    maxScore: total("core", (d) => d.maxPoints),
+    bonus: total("bonus", (d) => d.points),
+    maxBonus: total("bonus", (d) => d.maxPoints),
+    deliverables,
+    stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
+  };
+}
+
+/** The exit code of a grade: 0 all selected core checks passed, 1 some failed, 2 the grader could not run one. */
+export function exitCode(report: Report): number {
+  const checks = report.deliverables.flatMap((d) => d.checks.map((c) => ({ ...c, kind: d.kind })));
+  if (checks.some((c) => c.status === "error")) return 2;
+  return checks.some((c) => c.kind === "core" && c.status !== "passed") ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+// One call into a target function, turned into a plain description of what it did.
+import path from "node:path";
+import { canonicalJson, stateDigest } from "../../lab/canonical.js";
+import { TargetExit } from "./instance.js";
+import type { CallResult, ErrorSummary, ValueSummary } from "./protocol.js";
+
+/** Replaces `{ $path: "work/x" }` arguments with real paths in the scenario folder `root`. */
+export function resolveArgs(args: unknown[], root: string): unknown[] {
+  return args.map((a) =>
+    a && typeof a === "object" && "$path" in a ? path.join(root, String((a as { $path: string }).$path)) : a,
+  );
+}
+
+/** Calls `exports[name](...args)` and reports how it ended: returned, threw, exited, or missing. */
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[]): CallResult {
+  if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
+  if (exports instanceof Error) return { status: "import-failed", error: summarizeError(exports) };
+  const fn = exports[name];
+  if (typeof fn !== "function") {
+    return { status: "missing", detail: `does not export a function named ${name}` + (fn === undefined ? "" : ` (found ${typeof fn})`) };
+  }
+  try {
+    return { status: "returned", value: summarizeValue(fn(...args)) };
+  } catch (error) {
+    if (error instanceof TargetExit) return { status: "exited", detail: error.message };
+    return { status: "threw", error: summarizeError(error) };
+  }
+}
+
+/** A digest and a short preview of a returned value; a digest only for JSON values. */
+export function summarizeValue(value: unknown): ValueSummary {
+  if (value === undefined) return { digest: null, preview: "undefined", isNull: false };
+  if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
+    return { digest: null, preview: `a ${typeof value}`, isNull: false };
+  }
+  if (typeof (value as { then?: unknown })?.then === "function") {
+    return { digest: null, preview: "a Promise (the function must return the value itself, synchronously)", isNull: false };
+  }
+  try {
+    const text = canonicalJson(value);
+    return { digest: stateDigest(value), preview: clip(text, 160), isNull: value === null };
+  } catch (error) {
+    return { digest: null, preview: `a value that is not JSON (${(error as Error).message})`, isNull: false };
+  }
+}
+
+/** The name, first line of the message and code of a thrown value. */
+export function summarizeError(error: unknown): ErrorSummary {
+  const e = error instanceof Error ? error : new Error(typeof error === "string" ? error : `a thrown ${typeof error}`);
+  const message = clip(String(e.message).split("\n")[0] ?? "", 300);
+  return {
+    name: e.name,
+    message,
+    code: typeof (e as NodeJS.ErrnoException).code === "string" ? (e as NodeJS.ErrnoException).code : undefined,
+    notImplemented: /not implemented/i.test(message),
+  };
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + "…";
+}

@@ -1,0 +1,158 @@
+// The sandbox host: a child process of the grader that runs the target's code. The grader sends
+// it scenarios (calls into fresh module instances, with the file-system calls recorded) and crash
+// states to rebuild and recover from. It judges nothing: it reports what happened.
+import fs from "node:fs";
+import path from "node:path";
+import { replay, type Cut } from "../crash/replay.js";
+import type { Trace } from "../crash/trace.js";
+import { CompiledTarget } from "./instance.js";
+import { listDisk } from "./disk.js";
+import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import { Recorder } from "./recorder.js";
+import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { resolveArgs, runCall } from "./call.js";
+import { runProgram } from "./program.js";
+
+export interface HostConfig {
+  /** Bundle file of each module the grader may call, by name ("checkpoint", ...). */
+  modules: Record<string, string>;
+  targetDir: string;
+  /** A folder of the host's own for scenario folders. */
+  work: string;
+}
+
+/** Runs scenarios inside one host process; keeps compiled modules and traces between requests. */
+export class Host {
+  private readonly compiled = new Map<string, CompiledTarget>();
+  private readonly traces = new Map<string, Trace>();
+  private recorder: Recorder | null = null;
+  private readonly pending = new PendingOps();
+  readonly fs = createRecordingFs(() => this.recorder, this.pending);
+  private nextPid = 4001;
+  private nextRoot = 1;
+
+  constructor(readonly config: HostConfig) {}
+
+  async handle(req: Request): Promise<unknown> {
+    switch (req.type) {
+      case "ping":
+        return "pong";
+      case "putTrace":
+        this.traces.set(req.traceId, req.trace);
+        return null;
+      case "run":
+        return this.run(req.module, req.scenario, req.record, req.listDisk);
+      case "runMany": {
+        const results = [];
+        for (const cut of req.cuts) {
+          const reply = await this.run(req.module, { from: { traceId: req.traceId, cut }, steps: req.steps }, false, false);
+          results.push(reply.results);
+        }
+        return results;
+      }
+    }
+  }
+
+  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
+  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
+    const root = path.join(this.config.work, `s${this.nextRoot++}`);
+    for (const sub of ["work", "tmp", "cwd"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+    const savedCwd = process.cwd();
+    const savedTmp = process.env.TMPDIR;
+    try {
+      if (scenario.from) replay(this.trace(scenario.from.traceId), scenario.from.cut, root);
+      this.recorder = new Recorder(root, undefined, undefined, record);
+      process.chdir(path.join(root, "cwd"));
+      process.env.TMPDIR = path.join(root, "tmp");
+      const results = this.runSteps(module, scenario.steps, root);
+      await this.pending.settle();
+      const trace = record ? this.recorder.trace() : undefined;
+      this.recorder.closeLeftovers();
+      return { results, trace, disk: wantDisk ? listDisk(root) : undefined };
+    } finally {
+      this.recorder = null;
+      process.chdir(savedCwd);
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  private runSteps(module: string, steps: Step[], root: string) {
+    const results = [];
+    let exports: Record<string, unknown> | Error | null = null;
+    for (const step of steps) {
+      if ("fresh" in step) exports = null;
+      else if ("mark" in step) this.recorder!.mark(step.mark);
+      else if ("put" in step) putFile(this.fs, path.join(root, step.put), step.content);
+      else {
+        exports ??= this.instantiate(module);
+        this.recorder!.mark(`call:${step.call}`);
+        results.push(runCall(exports, step.call, resolveArgs(step.args, root)));
+        this.recorder!.mark(`return:${step.call}`);
+      }
+    }
+    return results;
+  }
+
+  /** A fresh module instance with its own simulated process id, or the error its import threw. */
+  private instantiate(module: string): Record<string, unknown> | Error {
+    try {
+      return this.compiledModule(module).instantiate({ fs: this.fs, provided: {}, pid: this.nextPid++ });
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  private compiledModule(module: string): CompiledTarget {
+    let compiled = this.compiled.get(module);
+    if (!compiled) {
+      const file = this.config.modules[module];
+      if (!file) throw new Error(`no bundle for module ${module}`);
+      compiled = new CompiledTarget(file, this.config.targetDir);
+      this.compiled.set(module, compiled);
+    }
+    return compiled;
+  }
+
+  private trace(id: string): Trace {
+    const trace = this.traces.get(id);
+    if (!trace) throw new NeedTrace(id);
+    return trace;
+  }
+}
+
+/** Raised when the grader refers to a trace this host has not been given (after a restart). */
+/** Writes a file of the grader's through the recording fs, making its folder first. */
+function putFile(recordingFs: typeof fs, file: string, content: string): void {
+  recordingFs.mkdirSync(path.dirname(file), { recursive: true });
+  recordingFs.writeFileSync(file, content);
+}
+
+export class NeedTrace extends Error {
+  constructor(readonly traceId: string) {
+    super(`trace ${traceId} is not loaded`);
+  }
+}
+
+function serve(host: Host): void {
+  process.on("message", async (msg: { id: number; req: Request }) => {
+    let reply: Reply;
+    try {
+      reply = { ok: true, value: await host.handle(msg.req) };
+    } catch (error) {
+      reply = error instanceof NeedTrace
+        ? { ok: false, needTrace: error.traceId, error: error.message }
+        : { ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    }
+    process.send!({ id: msg.id, reply });
+  });
+  // A callback the target left behind must not take the host down between requests.
+  process.on("uncaughtException", () => {});
+  process.on("unhandledRejection", () => {});
+  process.send!({ ready: true });
+}
+
+const [mode, configJson] = process.argv.slice(2);
+if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
+else if (mode === "--program") runProgram(JSON.parse(configJson!));

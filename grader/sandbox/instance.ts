@@ -1,0 +1,83 @@
+// Fresh module instances of a compiled target: the bundle is compiled once, then run with a new
+// `module` object each time, so no module-level memory carries over from one instance to the next.
+// Each instance also gets its own process id and random stream, as a new process would.
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import vm from "node:vm";
+
+/** Thrown into the target when it calls `process.exit`, so the call ends there. */
+export class TargetExit extends Error {
+  constructor(readonly code: number | undefined, readonly signal?: string | number) {
+    super(signal !== undefined ? `the process sent itself ${signal}` : `process.exit(${code ?? ""}) was called`);
+  }
+}
+
+export interface InstanceContext {
+  /** The `fs` module the target sees. */
+  fs: unknown;
+  /** Modules the target imports by name that the grader provides (the lab module). */
+  provided: Record<string, unknown>;
+  /** The simulated process id of this instance. */
+  pid: number;
+}
+
+const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math"];
+
+/** A target bundle compiled once, ready to be instantiated many times. */
+export class CompiledTarget {
+  private readonly fn: Function;
+  private readonly hostRequire: NodeJS.Require;
+
+  constructor(readonly bundleFile: string, readonly targetDir: string) {
+    const code = fs.readFileSync(bundleFile, "utf8");
+    this.fn = vm.compileFunction(code, PARAMS, { filename: bundleFile });
+    this.hostRequire = createRequire(targetDir.endsWith("/") ? targetDir : targetDir + "/");
+  }
+
+  /** Runs the bundle's top level in a fresh module object and returns its exports. */
+  instantiate(ctx: InstanceContext): Record<string, unknown> {
+    const module = { exports: {} as Record<string, unknown> };
+    const fakeProcess = simulatedProcess(ctx.pid);
+    const require = (name: string): unknown => {
+      if (name === "fs" || name === "node:fs") return ctx.fs;
+      if (name === "fs/promises" || name === "node:fs/promises") return (ctx.fs as { promises: unknown }).promises;
+      if (name === "process" || name === "node:process") return fakeProcess;
+      if (name in ctx.provided) return ctx.provided[name];
+      return this.hostRequire(name);
+    };
+    this.fn.call(module.exports, module.exports, require, module, this.bundleFile, this.targetDir, fakeProcess, seededMath(ctx.pid));
+    return module.exports;
+  }
+}
+
+/** The real `process`, except for its id and `exit`, which ends the current call instead. */
+function simulatedProcess(pid: number): NodeJS.Process {
+  const exit = (code?: number) => {
+    throw new TargetExit(code);
+  };
+  return new Proxy(process, {
+    get(target, prop) {
+      if (prop === "pid") return pid;
+      if (prop === "exit" || prop === "reallyExit" || prop === "abort") return exit;
+      if (prop === "kill") return (target: number, signal?: string | number) => {
+        if (target === pid || target === 0) throw new TargetExit(undefined, signal ?? "SIGTERM");
+        throw Object.assign(new Error(`kill EPERM: a target may only signal itself`), { code: "EPERM" });
+      };
+      return Reflect.get(target, prop);
+    },
+  });
+}
+
+/** `Math` with a `random()` that repeats for the same seed, so grading is reproducible. */
+function seededMath(seed: number): Math {
+  let s = (seed * 2654435761) >>> 0 || 1;
+  const random = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 4294967296;
+  };
+  return Object.create(Math, { random: { value: random } });
+}

@@ -1,0 +1,57 @@
+// Starts the sandbox host in program mode as a real process (through execa) and reads back
+// what it did: its exit, the signal that killed it, the calls' results, the write it tore.
+import { execa } from "execa";
+import fs from "node:fs";
+import path from "node:path";
+import type { ProgramConfig } from "./program.js";
+import type { CallResult, Step } from "./protocol.js";
+
+export interface ProgramOutcome {
+  exitCode?: number;
+  signal?: string;
+  timedOut: boolean;
+  results: CallResult[] | null;
+  /** The write that was torn when the process was killed mid-write. */
+  torn: { api: string; file: string | null; written: number; of: number } | null;
+}
+
+/** Makes a scenario folder (work/, tmp/, cwd/) under `root`. */
+export function makeScenarioFolder(root: string): string {
+  for (const sub of ["work", "tmp", "cwd"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+  return root;
+}
+
+/** Runs `steps` in a new process over the folder `root`, optionally killing it mid-write. */
+export async function runProcess(
+  hostFile: string,
+  opts: { bundle: string; targetDir: string; root: string; steps: Step[]; kill?: ProgramConfig["kill"]; timeoutMs: number },
+): Promise<ProgramOutcome> {
+  const resultFile = path.join(opts.root, "result.json");
+  const killNote = path.join(opts.root, "kill-note.json");
+  for (const f of [resultFile, killNote]) fs.rmSync(f, { force: true });
+  const config: ProgramConfig = { bundle: opts.bundle, targetDir: opts.targetDir, root: opts.root, steps: opts.steps, kill: opts.kill, resultFile, killNote };
+  const run = await execa(process.execPath, ["--max-old-space-size=2048", hostFile, "--program", JSON.stringify(config)], {
+    reject: false,
+    timeout: opts.timeoutMs,
+    stdin: "ignore",
+    maxBuffer: 1024 * 1024,
+    buffer: false,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  return {
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    results: readJson(resultFile) as CallResult[] | null,
+    torn: readJson(killNote) as ProgramOutcome["torn"],
+  };
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}

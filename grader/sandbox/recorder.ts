@@ -1,0 +1,80 @@
+// Where the recording fs writes what it sees: one recorder per scenario, swapped in by the host.
+import fs from "node:fs";
+import path from "node:path";
+import type { FsOp, Trace, TraceEntry } from "../crash/trace.js";
+
+/** Called before each operation (with the real descriptor of a write); may kill the process. */
+export type BeforeOp = (op: FsOp, realFd?: number) => void;
+
+/** Collects the trace of one scenario whose folder is `root`. */
+export class Recorder {
+  readonly entries: TraceEntry[] = [];
+  truncated = false;
+  private bytesKept = 0;
+  private readonly fdIds = new Map<number, number>();
+  private nextFdId = 1;
+  /** Incremented while inside a wrapped call, so nested calls keep the outer call's name. */
+  depth = 0;
+  api = "";
+
+  constructor(
+    readonly root: string,
+    readonly limits = { entries: 20_000, bytes: 256 * 1024 * 1024 },
+    readonly beforeOp?: BeforeOp,
+    /** When false, nothing is kept: descriptors are still tracked so leftovers can be closed. */
+    readonly keep = true,
+  ) {}
+
+  /** Stores a path as "@/<relative>" inside the root, or as it is outside. */
+  store(p: string): string {
+    const abs = path.resolve(p);
+    if (abs === this.root) return "@";
+    return abs.startsWith(this.root + path.sep) ? "@/" + abs.slice(this.root.length + 1) : abs;
+  }
+
+  /** Gives an open file descriptor a logical id (real numbers are reused). */
+  openedFd(fd: number): number {
+    const id = this.nextFdId++;
+    this.fdIds.set(fd, id);
+    return id;
+  }
+
+  /** The logical id of a descriptor opened through the recorder, or undefined. */
+  fdId(fd: number): number | undefined {
+    return this.fdIds.get(fd);
+  }
+
+  closedFd(fd: number): void {
+    this.fdIds.delete(fd);
+  }
+
+  /** Appends an entry unless the limits are reached (then the trace is marked truncated). */
+  push(entry: TraceEntry): void {
+    if (!this.keep) return;
+    const size = entry.kind === "write" ? entry.bytes.byteLength : 0;
+    if (this.entries.length >= this.limits.entries || this.bytesKept + size > this.limits.bytes) {
+      this.truncated = true;
+      return;
+    }
+    this.bytesKept += size;
+    this.entries.push(entry);
+  }
+
+  /** Closes descriptors the target opened and never closed (a real process exit would). */
+  closeLeftovers(): void {
+    for (const fd of this.fdIds.keys()) {
+      try {
+        fs.closeSync(fd);
+      } catch {}
+    }
+    this.fdIds.clear();
+  }
+
+  mark(label: string): void {
+    this.push({ kind: "mark", label });
+  }
+
+  trace(): Trace {
+    return { entries: this.entries, truncated: this.truncated };
+  }
+}

@@ -1,0 +1,76 @@
+// Compiles one file of a target folder, with everything it imports, into a single CommonJS
+// bundle the sandbox can instantiate many times. Node's built-in modules and the lab module stay
+// outside the bundle, so the sandbox can hand the target its own `fs` and the pristine lab.
+import { build, type Message, type Plugin } from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+import { LAB_SPECIFIER, REPO_ROOT } from "../paths.js";
+
+export interface BundleRequest {
+  targetDir: string;
+  /** The deliverable's file, such as "checkpoint.ts". */
+  file: string;
+  /** Files of the target to take from elsewhere: "checkpoint" -> the reference's checkpoint.ts. */
+  replace?: Record<string, string>;
+  outFile: string;
+}
+
+export type BundleResult = { ok: true; file: string } | { ok: false; problem: string };
+
+/** Bundles `targetDir/file` to `outFile`, or says in the student's terms why it cannot. */
+export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
+  const entry = path.join(req.targetDir, req.file);
+  if (!fs.existsSync(entry)) return { ok: false, problem: `${req.file} is missing from the target folder` };
+  try {
+    await build({
+      entryPoints: [entry],
+      outfile: req.outFile,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      logLevel: "silent",
+      sourcemap: "inline",
+      sourcesContent: false,
+      nodePaths: [path.join(REPO_ROOT, "node_modules")],
+      plugins: [labModule(), replaceFiles(req.targetDir, req.replace ?? {})],
+    });
+    return { ok: true, file: req.outFile };
+  } catch (error) {
+    const errors = (error as { errors?: Message[] }).errors ?? [];
+    return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error) };
+  }
+}
+
+/** The lab module is provided by the sandbox at run time. */
+function labModule(): Plugin {
+  const filter = new RegExp(`^${LAB_SPECIFIER.replace(/[/@]/g, "\\$&")}$`);
+  return { name: "lab", setup: (b) => b.onResolve({ filter }, (args) => ({ path: args.path, external: true })) };
+}
+
+/** Redirects a relative import of `./name` (any extension) inside the target to another file. */
+function replaceFiles(targetDir: string, replace: Record<string, string>): Plugin {
+  return {
+    name: "replace",
+    setup(b) {
+      if (Object.keys(replace).length === 0) return;
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const wanted = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs|cjs|mts|cts)$/, "");
+        for (const [name, file] of Object.entries(replace)) {
+          if (wanted === path.join(targetDir, name)) return { path: file };
+        }
+        return undefined;
+      });
+    },
+  };
+}
+
+function describeBuildError(errors: Message[], targetDir: string): string | undefined {
+  const first = errors[0];
+  if (!first) return undefined;
+  const where = first.location
+    ? `${path.relative(targetDir, path.resolve(first.location.file)) || first.location.file}:${first.location.line}:${first.location.column + 1}: `
+    : "";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
+  return `does not compile: ${where}${first.text}${more}`;
+}

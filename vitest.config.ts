@@ -1,0 +1,10 @@
+// The grader's own test suite (`npm test`). Grading itself runs through `npm run grade`.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["grader/test/**/*.test.ts"],
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+  },
+});
