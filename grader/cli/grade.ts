@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = Date.now();
-  const work = fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-"));
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   try {
     const config: GradeConfig = {
       targetDir,
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
       replayPath: args.replay,
       rubric,
     };
-    const report = await grade(config, started);
+    const report = scrubReport(await grade(config, started), [work, REPO_ROOT + path.sep, targetDir + path.sep]);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
@@ -79,6 +79,13 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
 }
 
 class GraderError extends Error {}
+
+/** Removes machine paths that a target's own error messages may carry into the report. */
+function scrubReport(report: Report, paths: string[]): Report {
+  const scrub = (text?: string) => paths.reduce((t, p) => t?.split(p).join(""), text);
+  for (const d of report.deliverables) for (const c of d.checks) c.message = scrub(c.message);
+  return report;
+}
 
 /** `--only` plus the checks that selected checks require (their points depend on them). */
 function withRequirements(rubric: Rubric, only: string[]): string[] {

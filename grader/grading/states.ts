@@ -61,7 +61,7 @@ export function showState(state: JsonState, max = 120): string {
   const text = JSON.stringify(state);
   if (text.length <= max) return text;
   const kind = Array.isArray(state) ? "array" : typeof state === "object" && state ? "object" : typeof state;
-  return `${text.slice(0, max - 40)}… (a ${kind} of ${formatBytes(Buffer.byteLength(text))})`;
+  return `${text.slice(0, max - 40)}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(text))})`;
 }
 
 export function formatBytes(n: number): string {

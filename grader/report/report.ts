@@ -58,12 +58,13 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       const unmet = (c.requires ?? []).filter((r) => byId.get(r)?.status !== "passed");
       let status: CheckReportStatus = meta.status;
       let message = meta.message;
-      if (status === "passed" && unmet.length > 0) {
+      if (unmet.length > 0 && status !== "error") {
+        // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
+        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.` + (status === "failed" ? `\nIt also fails on its own:\n${meta.message}` : "");
         status = "blocked";
-        message = `This check passed, but it earns its points only once ${unmet.join(" and ")} passes: a checkpoint that never works cannot be called crash-safe.`;
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates });
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);

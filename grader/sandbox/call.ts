@@ -12,9 +12,10 @@ export function resolveArgs(args: unknown[], root: string): unknown[] {
 }
 
 /** Calls `exports[name](...args)` and reports how it ended: returned, threw, exited, or missing. */
-export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[]): CallResult {
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string): CallResult {
+  const scrub = (e: ErrorSummary) => ({ ...e, message: scrubPaths(e.message, root) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
-  if (exports instanceof Error) return { status: "import-failed", error: summarizeError(exports) };
+  if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports)) };
   const fn = exports[name];
   if (typeof fn !== "function") {
     return { status: "missing", detail: `does not export a function named ${name}` + (fn === undefined ? "" : ` (found ${typeof fn})`) };
@@ -23,7 +24,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
     return { status: "returned", value: summarizeValue(fn(...args)) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
-    return { status: "threw", error: summarizeError(error) };
+    return { status: "threw", error: scrub(summarizeError(error)) };
   }
 }
 
@@ -54,6 +55,11 @@ export function summarizeError(error: unknown): ErrorSummary {
     code: typeof (e as NodeJS.ErrnoException).code === "string" ? (e as NodeJS.ErrnoException).code : undefined,
     notImplemented: /not implemented/i.test(message),
   };
+}
+
+/** Shows paths inside the scenario folder as the student named them ("checkpoint.json"). */
+export function scrubPaths(text: string, root: string): string {
+  return text.split(path.join(root, "work") + path.sep).join("").split(root).join("<scenario>");
 }
 
 export function clip(text: string, max: number): string {

@@ -29,7 +29,7 @@ export class Sandbox {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, (reply: Reply) => void>();
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
   private readonly traces = new Map<string, Trace>();
   private nextTrace = 1;
   private outputTail = "";
@@ -87,7 +87,6 @@ export class Sandbox {
   }
 
   private send(req: Request, timeoutMs: number): Promise<Reply> {
-    const child = this.child!;
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -95,17 +94,11 @@ export class Sandbox {
         void this.close();
         reject(new SandboxFailure("timeout", `did not finish within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
-      this.waiting.set(id, (reply) => {
-        clearTimeout(timer);
-        resolve(reply);
+      this.waiting.set(id, {
+        resolve: (reply) => (clearTimeout(timer), resolve(reply)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
       });
-      child.once("exit", (code, signal) => {
-        if (!this.waiting.has(id)) return;
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        reject(new SandboxFailure("died", signal ? `the process was killed by ${signal}` : `the process exited with code ${code}`));
-      });
-      child.send({ id, req });
+      this.child!.send({ id, req });
     });
   }
 
@@ -126,7 +119,13 @@ export class Sandbox {
       if (msg.id === undefined) return;
       const waiter = this.waiting.get(msg.id);
       this.waiting.delete(msg.id);
-      waiter?.(msg.reply!);
+      waiter?.resolve(msg.reply!);
+    });
+    child.once("exit", (code, signal) => {
+      if (this.child === child) (this.child = null), (this.ready = null);
+      const failure = new SandboxFailure("died", signal ? `was killed by ${signal}` : `exited with code ${code}`);
+      for (const waiter of this.waiting.values()) waiter.reject(failure);
+      this.waiting.clear();
     });
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (msg: { ready?: boolean }) => {

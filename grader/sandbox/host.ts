@@ -88,7 +88,7 @@ export class Host {
       else {
         exports ??= this.instantiate(module);
         this.recorder!.mark(`call:${step.call}`);
-        results.push(runCall(exports, step.call, resolveArgs(step.args, root)));
+        results.push(runCall(exports, step.call, resolveArgs(step.args, root), root));
         this.recorder!.mark(`return:${step.call}`);
       }
     }

@@ -35,7 +35,7 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     if ("fresh" in step) exports = null;
     else if ("call" in step) {
       exports ??= instantiate(config, recordingFs);
-      results.push(runCall(exports, step.call, resolveArgs(step.args, config.root)));
+      results.push(runCall(exports, step.call, resolveArgs(step.args, config.root), config.root));
     }
   }
   await pending.settle();

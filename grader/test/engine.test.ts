@@ -1,0 +1,120 @@
+// The crash engine sees every file-system call a target makes, whatever the import style, and a
+// replayed trace rebuilds exactly the disk the real run left.
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { crashCuts, tearPoints } from "../crash/cuts.js";
+import { changesDisk } from "../crash/trace.js";
+import { buildHost } from "../sandbox/build-host.js";
+import { Sandbox } from "../sandbox/client.js";
+import { bundleTarget } from "../target/bundle.js";
+
+let work: { path: string; cleanup: () => Promise<void> };
+let hostFile: string;
+
+beforeAll(async () => {
+  work = await dir({ unsafeCleanup: true });
+  hostFile = await buildHost(work.path);
+});
+afterAll(() => work.cleanup());
+
+/** Records `run(dir)` of a one-file target; returns the kinds of operations and the disk it left. */
+async function record(source: string) {
+  const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
+  fs.writeFileSync(path.join(targetDir, "t.ts"), source);
+  const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
+  if (!bundle.ok) throw new Error(bundle.problem);
+  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w") }, timeoutMs: 20_000, perCaseMs: 100 });
+  try {
+    const run = await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] }, { record: true, listDisk: true });
+    expect(run.results[0]!.status).toBe("returned");
+    const trace = run.trace!;
+    const replayed = await box.run("t", { from: { traceId: run.traceId!, cut: { at: trace.entries.length } }, steps: [] }, { listDisk: true });
+    const kinds = trace.entries.filter((e) => e.kind !== "mark").map((e) => `${e.kind}:${e.api}`);
+    return { kinds, disk: run.disk!, replayedDisk: replayed.disk!, trace };
+  } finally {
+    await box.close();
+  }
+}
+
+describe.concurrent("recording", () => {
+  test.each([
+    ["named import from node:fs", `import { writeFileSync, renameSync } from "node:fs";`, "writeFileSync", "renameSync"],
+    ["namespace import from fs", `import * as fs from "fs"; const { writeFileSync, renameSync } = fs;`, "writeFileSync", "renameSync"],
+    ["default import from fs", `import fs from "fs"; const writeFileSync = fs.writeFileSync, renameSync = fs.renameSync;`, "writeFileSync", "renameSync"],
+    ["require of node:fs", `const fs = require("node:fs"); const { writeFileSync, renameSync } = fs;`, "writeFileSync", "renameSync"],
+  ])("%s", async (_name, imports) => {
+    const { kinds, disk, replayedDisk } = await record(`${imports}
+      export function run(dir: string) { writeFileSync(dir + "/a.tmp", "hello"); renameSync(dir + "/a.tmp", dir + "/a"); }`);
+    expect(kinds).toEqual(["open:writeFileSync", "write:writeFileSync", "close:writeFileSync", "rename:renameSync"]);
+    expect(replayedDisk).toEqual(disk);
+    expect(disk).toEqual([{ path: "a", size: 5, preview: "hello" }]);
+  });
+
+  test("the descriptor API, writev, truncation, syncs, copies, appends, links and removals", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import fs from "node:fs";
+      export function run(dir: string) {
+        fs.mkdirSync(dir + "/sub/deeper", { recursive: true });
+        const fd = fs.openSync(dir + "/sub/f", "w+");
+        fs.writeSync(fd, Buffer.from("0123456789"), 2, 5, 0);
+        fs.writevSync(fd, [Buffer.from("ab"), Buffer.from("cd")]);
+        fs.ftruncateSync(fd, 7);
+        fs.fsyncSync(fd); fs.fdatasyncSync(fd); fs.closeSync(fd);
+        fs.appendFileSync(dir + "/sub/f", "!");
+        fs.copyFileSync(dir + "/sub/f", dir + "/copy");
+        fs.linkSync(dir + "/copy", dir + "/hard");
+        fs.truncateSync(dir + "/hard", 3);
+        fs.writeFileSync(dir + "/gone", "x"); fs.unlinkSync(dir + "/gone");
+        fs.rmSync(dir + "/sub/deeper", { recursive: true });
+        fs.readdirSync(dir);
+      }`);
+    expect(kinds).toEqual([
+      "mkdir:mkdirSync", "mkdir:mkdirSync", "open:openSync", "write:writeSync", "write:writevSync", "ftruncate:ftruncateSync",
+      "fsync:fsyncSync", "fsync:fdatasyncSync", "close:closeSync", "open:appendFileSync", "write:appendFileSync", "close:appendFileSync",
+      "open:copyFileSync", "write:copyFileSync", "close:copyFileSync", "link:linkSync", "truncate:truncateSync",
+      "open:writeFileSync", "write:writeFileSync", "close:writeFileSync", "unlink:unlinkSync", "rmdir:rmSync",
+    ]);
+    expect(replayedDisk).toEqual(disk);
+    // A positioned write leaves the file offset at 0, so writev overwrites; ftruncate then pads with zeros.
+    expect(disk.map((f) => `${f.path}=${JSON.stringify(f.preview)}`)).toEqual(['copy="abc"', 'hard="abc"', 'sub/f="abcd6\\u0000\\u0000!"']);
+  });
+
+  test("a callback fs.rename is recorded when it happens, after the call returned", async () => {
+    const { trace } = await record(`import { writeFileSync, rename } from "fs";
+      export function run(dir: string) { writeFileSync(dir + "/t", "1"); rename(dir + "/t", dir + "/c", () => {}); }`);
+    const labels = trace.entries.map((e) => (e.kind === "mark" ? e.label : e.kind));
+    expect(labels.indexOf("rename")).toBeGreaterThan(labels.indexOf("return:run"));
+  });
+
+  test("calls made by a library in node_modules (write-file-atomic)", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import writeFileAtomic from "write-file-atomic";
+      export function run(dir: string) { writeFileAtomic.sync(dir + "/state.json", "{}"); }`);
+    expect(kinds).toContain("rename:renameSync");
+    expect(kinds.some((k) => k.startsWith("write:"))).toBe(true);
+    expect(replayedDisk).toEqual(disk);
+  });
+});
+
+describe("crash cuts", () => {
+  test("short writes are torn at every byte, long ones at the edges, pages and chosen fractions", () => {
+    expect(tearPoints(4)).toEqual([1, 2, 3]);
+    expect(tearPoints(1)).toEqual([]);
+    expect(tearPoints(10_000, [0.3])).toEqual([1, 2, 512, 3000, 4096, 5000, 9998, 9999]);
+  });
+
+  test("one cut before, one after each change, and the tears of each write", () => {
+    const trace = {
+      truncated: false,
+      entries: [
+        { kind: "mark", label: "call:x" },
+        { kind: "open", path: "@/work/t", flags: "w", fd: 1, api: "writeFileSync" },
+        { kind: "write", fd: 1, bytes: new Uint8Array(3), position: null, api: "writeFileSync" },
+        { kind: "close", fd: 1, api: "writeFileSync" },
+        { kind: "rename", from: "@/work/t", to: "@/work/c", api: "renameSync" },
+      ],
+    } as const;
+    expect(trace.entries.filter((e) => changesDisk(e as never)).length).toBe(3);
+    expect(crashCuts(trace as never, 1, 5)).toEqual([{ at: 1 }, { at: 2 }, { at: 2, bytes: 1 }, { at: 2, bytes: 2 }, { at: 3 }, { at: 5 }]);
+  });
+});

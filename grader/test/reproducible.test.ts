@@ -1,0 +1,33 @@
+// The same target and seed give the same report, and a printed replay command reproduces its failure.
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { comparable, grade } from "./support/grade.js";
+
+const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
+
+describe("reproducibility", () => {
+  test("grading twice gives identical verdicts, points and messages", async () => {
+    const [a, b] = await Promise.all([grade(FIXTURE, ["--only", "phase1"]), grade(FIXTURE, ["--only", "phase1"])]);
+    expect(a.report).not.toBeNull();
+    expect(comparable(b.report!)).toEqual(comparable(a.report!));
+  });
+
+  test("the replay command of a failure reproduces the same message", async () => {
+    const first = await grade(FIXTURE, ["--only", "phase1.crash-safety"]);
+    const check = first.report!.deliverables[0]!.checks.find((c) => c.id === "phase1.crash-safety")!;
+    expect(check.status).toBe("failed");
+    const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
+    const target = args[args.indexOf("--target") + 1]!;
+    const rest = args.filter((_, i) => i !== args.indexOf("--target") && i !== args.indexOf("--target") + 1);
+    const replayed = await grade(path.resolve(REPO_ROOT, target), rest);
+    const again = replayed.report!.deliverables[0]!.checks.find((c) => c.id === "phase1.crash-safety")!;
+    expect(again.message).toBe(check.message);
+  });
+
+  test("a different seed is accepted and still fails the same bug", async () => {
+    const run = await grade(FIXTURE, ["--only", "phase1.crash-safety", "--seed", "7"]);
+    expect(run.report!.seed).toBe(7);
+    expect(run.exitCode).toBe(1);
+  });
+});

@@ -1,0 +1,46 @@
+// The two ends of the scale: the reference earns every point, the untouched starter earns none.
+import { describe, expect, test } from "vitest";
+import { comparable, composeTarget, grade } from "./support/grade.js";
+
+describe.concurrent("grading the repository's own targets", () => {
+  test("the solution earns full marks on every graded deliverable and exits 0", async () => {
+    const run = await grade("solution");
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    for (const d of run.report!.deliverables.filter((d) => d.status === "graded")) {
+      expect(d.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect(d.points).toBe(d.maxPoints);
+    }
+    expect(run.report!.score).toBe(run.report!.maxScore);
+    expect(run.report!.deliverables.find((d) => d.id === "phase1")!.points).toBe(35);
+    expect(run.report!.stats.crashStates).toBeGreaterThan(500);
+    expect(run.stdout).toContain("Score 35/35");
+  });
+
+  test("the starter (the default target) earns 0, exits 1, and says what is not implemented", async () => {
+    const run = await grade(null);
+    expect(run.exitCode).toBe(1);
+    expect(run.report!.score).toBe(0);
+    expect(run.report!.target).toBe("starter");
+    const checks = run.report!.deliverables.flatMap((d) => d.checks);
+    expect(checks.length).toBeGreaterThan(0);
+    for (const c of checks) {
+      expect(c.points).toBe(0);
+      expect(c.message).toMatch(/not implemented yet/);
+      expect(c.message).not.toMatch(/ at .*\.(ts|js):\d+/); // no stack trace
+    }
+    expect(run.stdout).toContain("not graded yet");
+  });
+
+  test("a copy of the solution outside the repository is graded exactly like solution/", async () => {
+    const outside = await composeTarget();
+    try {
+      const [inside, copy] = await Promise.all([grade("solution", ["--only", "phase1"]), grade(outside.path, ["--only", "phase1"])]);
+      expect(copy.exitCode).toBe(0);
+      expect(comparable(copy.report!)).toEqual(comparable(inside.report!));
+      expect(copy.stdout).not.toMatch(new RegExp(`(^|[\\s"'])${outside.path}`));
+    } finally {
+      await outside.cleanup();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+// Runs `npm run grade` as a student would (a separate process) and reads back its JSON report.
+import { execa } from "execa";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
+import type { Report } from "../../report/report.js";
+
+export interface GradeRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  report: Report | null;
+}
+
+/** Grades `target` with extra command-line `args`; never throws for a non-zero exit. */
+export async function grade(target: string | null, args: string[] = [], cwd = REPO_ROOT): Promise<GradeRun> {
+  const { path: out, cleanup } = await dir({ unsafeCleanup: true });
+  try {
+    const json = path.join(out, "report.json");
+    const targetArgs = target === null ? [] : ["--target", target];
+    const run = await execa(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "grader/cli/grade.ts"), ...targetArgs, "--json", json, ...args], {
+      cwd,
+      reject: false,
+      env: { NO_COLOR: "1" },
+    });
+    const report = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, "utf8")) as Report) : null;
+    return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), report };
+  } finally {
+    await cleanup();
+  }
+}
+
+/** A target folder outside the repository: the reference solution with `overlay`'s files on top. */
+export async function composeTarget(overlay?: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const target = await dir({ unsafeCleanup: true, tmpdir: os.tmpdir(), prefix: "target-" });
+  fs.cpSync(SOLUTION_DIR, target.path, { recursive: true });
+  if (overlay) for (const name of fs.readdirSync(overlay)) if (name.endsWith(".ts")) fs.copyFileSync(path.join(overlay, name), path.join(target.path, name));
+  return target;
+}
+
+/** The ids of checks that did not pass, sorted. */
+export function notPassed(report: Report): string[] {
+  return report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => c.id)).sort();
+}
+
+/** The report without what legitimately varies between runs (duration, target name). */
+export function comparable(report: Report): unknown {
+  return { ...report, target: "", stats: { ...report.stats, durationMs: 0 } };
+}
