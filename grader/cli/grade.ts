@@ -3,7 +3,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startVitest } from "vitest/node";
 import { isSelected, type GradeConfig } from "../grading/config.js";
 import { REPO_ROOT } from "../paths.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
@@ -65,6 +64,7 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
   const collector = new VerdictCollector();
   const deliverables = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
   if (deliverables.length > 0) {
+    const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
     const vitest = await startVitest(
       "test",
       deliverables.map((d) => `grader/checks/${d.id}.grade.ts`),
