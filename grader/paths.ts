@@ -8,5 +8,4 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The lab's pristine reference implementation. */
 export const SOLUTION_DIR = path.join(REPO_ROOT, "solution");
 
-/** The specifier student files import the lab's task from; the grader serves its own copy. */
-export const LAB_SPECIFIER = "@lab/task";
+export { LAB_SPECIFIER } from "./sandbox/lab-module.js";

@@ -6,4 +6,4 @@ import { killedProcess } from "./phase1/killed-process.js";
 import { roundTrip } from "./phase1/round-trip.js";
 import { staleTemp } from "./phase1/stale-temp.js";
 
-gradeDeliverable("phase1", { checkpoint: "checkpoint.ts" }, [roundTrip, absent, crashSafety, staleTemp, killedProcess]);
+gradeDeliverable("phase1", { main: "checkpoint" }, [roundTrip, absent, crashSafety, staleTemp, killedProcess]);

@@ -1,7 +1,7 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
 import type { DiskEntry } from "../sandbox/protocol.js";
 import type { Cut } from "./replay.js";
-import { displayPath, type FsOp, type Trace } from "./trace.js";
+import { changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
 
 /** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
 export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: string): string {
@@ -44,7 +44,7 @@ function describeOp(trace: Trace, index: number): string {
 function lastChange(trace: Trace, from: number, to: number): number | undefined {
   for (let i = to - 1; i >= from; i--) {
     const e = trace.entries[i]!;
-    if (e.kind !== "mark" && e.kind !== "fsync" && e.kind !== "close") return i;
+    if (changesDisk(e)) return i;
   }
   return undefined;
 }

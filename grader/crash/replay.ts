@@ -25,6 +25,7 @@ export function replay(trace: Trace, cut: Cut, root: string): void {
       const e = trace.entries[i]!;
       switch (e.kind) {
         case "mark":
+        case "effect":
         case "fsync":
           break;
         case "open":

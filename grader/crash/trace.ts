@@ -19,7 +19,10 @@ export type FsOp =
 /** A mark the grader places in the trace: a call into the target starts or ends. */
 export type Mark = { kind: "mark"; label: string };
 
-export type TraceEntry = FsOp | Mark;
+/** A side effect of the lab task: runStep(step) was entered, or its side effect was performed. */
+export type Effect = { kind: "effect"; step: number; pid: number; phase: "enter" | "done"; input: string; output?: string };
+
+export type TraceEntry = FsOp | Mark | Effect;
 
 export interface Trace {
   entries: TraceEntry[];
@@ -31,6 +34,7 @@ export interface Trace {
 export function changesDisk(entry: TraceEntry): boolean {
   switch (entry.kind) {
     case "mark":
+    case "effect":
     case "fsync":
     case "close":
       return false;

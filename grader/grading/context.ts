@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { Sandbox } from "../sandbox/client.js";
 import type { GradeConfig } from "./config.js";
-import type { PreparedTarget } from "./prepare.js";
+import type { Variant } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
 
 /** Time for one request to a sandbox; generous, so a correct target never meets it. */
@@ -17,8 +17,14 @@ export class CheckContext {
   constructor(
     readonly config: GradeConfig,
     readonly checkId: string,
-    readonly target: PreparedTarget,
+    /** The files this run of the check uses (null when the target could not be compiled). */
+    readonly variant: Variant | null,
   ) {}
+
+  /** Bundle file per module name, for this variant. */
+  get bundles(): Record<string, string> {
+    return this.variant?.bundles ?? {};
+  }
 
   /** This check's own seed: the grade's seed mixed with the check id, so `--only` repeats a full run. */
   get seed(): number {
@@ -30,7 +36,7 @@ export class CheckContext {
     const work = path.join(this.config.work, `${this.checkId}-${this.sandboxes.length + 1}`);
     const box = new Sandbox({
       hostFile: this.config.hostFile,
-      config: { modules: this.target.bundles, targetDir: this.config.targetDir, work },
+      config: { modules: this.bundles, targetDir: this.config.targetDir, work },
       timeoutMs: REQUEST_TIMEOUT_MS,
       perCaseMs: PER_CRASH_STATE_MS,
     });

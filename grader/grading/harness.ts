@@ -1,9 +1,9 @@
 // Turns a deliverable's checks into vitest tests: one test per check, its verdict in `meta`.
 import { beforeAll, describe, inject, test } from "vitest";
 import { SandboxFailure } from "../sandbox/client.js";
-import { isSelected } from "./config.js";
+import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
-import { prepareTarget, type PreparedTarget } from "./prepare.js";
+import { prepareTarget, type DeliverableFiles, type PreparedTarget } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
 
 export interface CheckDefinition {
@@ -15,7 +15,7 @@ export interface CheckDefinition {
 class CheckFailed extends Error {}
 
 /** Registers the checks of one deliverable; `files` are the target files it compiles. */
-export function gradeDeliverable(deliverable: string, files: Record<string, string>, checks: CheckDefinition[]): void {
+export function gradeDeliverable(deliverable: string, files: DeliverableFiles, checks: CheckDefinition[]): void {
   const config = inject("grade");
   describe.concurrent(deliverable, () => {
     let target: PreparedTarget;
@@ -24,20 +24,47 @@ export function gradeDeliverable(deliverable: string, files: Record<string, stri
     });
     for (const check of checks) {
       test.skipIf(!isSelected(config, check.id))(check.id, async ({ task }) => {
-        const ctx = new CheckContext(config, check.id, target);
-        let verdict: Verdict;
-        try {
-          verdict = target.problem ? ctx.failed(target.problem) : await check.run(ctx);
-        } catch (error) {
-          verdict = error instanceof SandboxFailure
-            ? ctx.failed(`the target's process ${error.message}`)
-            : { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}` };
-        } finally {
-          await ctx.close();
-        }
-        task.meta.check = { id: check.id, deliverable, crashStates: ctx.crashStates, ...verdict };
+        const { verdict, crashStates } = await gradeCheck(check, config, target);
+        task.meta.check = { id: check.id, deliverable, crashStates, ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
       });
     }
   });
+}
+
+/**
+ * Runs a check on the student's own files, then, while it fails, with reference files for the
+ * earlier deliverables: it passes if any variant passes, and the message says which one did.
+ */
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number }> {
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0 };
+  const contexts: CheckContext[] = [];
+  const verdict = await (async (): Promise<Verdict> => {
+    let first: Verdict | undefined;
+    for (const variant of target.variants) {
+      const ctx = new CheckContext(config, check.id, variant);
+      contexts.push(ctx);
+      const outcome = await runOne(check, ctx);
+      if (outcome.status === "error") return outcome;
+      if (outcome.status === "passed") {
+        if (!variant.label) return outcome;
+        const own = first?.message ?? target.unusable ?? "";
+        return { status: "passed", message: `Passed ${variant.label}. With your own files:\n${own}` };
+      }
+      first ??= outcome;
+    }
+    return first!;
+  })();
+  await Promise.all(contexts.map((c) => c.close()));
+  return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0) };
+}
+
+/** Runs one check in one variant; a sandbox that died or hung is the target's failure. */
+async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdict> {
+  try {
+    return await check.run(ctx);
+  } catch (error) {
+    if (error instanceof SandboxFailure) return ctx.failed(`the target's process ${error.message}`);
+    return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}` };
+  }
 }

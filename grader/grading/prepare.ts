@@ -1,24 +1,63 @@
-// Compiles the files a deliverable runs, once per grade, before its checks start.
+// Compiles the files a deliverable runs, once per grade, before its checks start. A deliverable
+// runs the student's own file for it; the files of earlier deliverables may come from the
+// student or from the reference, so a bug is charged only where it lives.
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { SOLUTION_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
 import type { GradeConfig } from "./config.js";
 
-export interface PreparedTarget {
-  /** Bundle file per module name ("checkpoint" -> .../checkpoint-1a2b.cjs). */
-  bundles: Record<string, string>;
-  /** Why the target cannot be graded for this deliverable, in the student's words. */
-  problem?: string;
+/** What a deliverable compiles: its own module, and the earlier modules it imports. */
+export interface DeliverableFiles {
+  /** The module name of the deliverable's own file ("runner" for runner.ts). */
+  main: string;
+  /** Modules of earlier deliverables it imports ("checkpoint"), tried as the student's and the reference's. */
+  earlier?: string[];
 }
 
-/** Bundles `files` (module name -> file in the target, e.g. checkpoint -> checkpoint.ts). */
-export async function prepareTarget(config: GradeConfig, files: Record<string, string>): Promise<PreparedTarget> {
-  const bundles: Record<string, string> = {};
-  for (const [name, file] of Object.entries(files)) {
-    const key = createHash("sha256").update(`${config.targetDir}:${file}`).digest("hex").slice(0, 10);
-    const result = await bundleTarget({ targetDir: config.targetDir, file, outFile: path.join(config.work, `${name}-${key}.cjs`) });
-    if (!result.ok) return { bundles, problem: result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}` };
-    bundles[name] = result.file;
+/** One way of putting the files together, and how a message names it. */
+export interface Variant {
+  /** "" when every file is the student's, else "with the reference checkpoint.ts". */
+  label: string;
+  /** Bundle file per module name; the deliverable's own module is under `main`. */
+  bundles: Record<string, string>;
+}
+
+export interface PreparedTarget {
+  /** Every variant that compiles, the student's own files first. */
+  variants: Variant[];
+  /** Why the target cannot be graded for this deliverable, in the student's words. */
+  problem?: string;
+  /** Why the student's own files could not be used together, when a reference variant could. */
+  unusable?: string;
+}
+
+/** Bundles the deliverable's file in every combination of student and reference earlier files. */
+export async function prepareTarget(config: GradeConfig, files: DeliverableFiles): Promise<PreparedTarget> {
+  const variants: Variant[] = [];
+  let problem: string | undefined;
+  for (const fromReference of combinations(files.earlier ?? [])) {
+    const replace: Record<string, string> = {};
+    for (const name of files.earlier ?? []) replace[name] = path.join(fromReference.includes(name) ? SOLUTION_DIR : config.targetDir, `${name}.ts`);
+    const file = `${files.main}.ts`;
+    const key = createHash("sha256").update(`${config.targetDir}:${file}:${fromReference.join(",")}`).digest("hex").slice(0, 10);
+    const result = await bundleTarget({ targetDir: config.targetDir, file, replace, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
+    if (result.ok) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
+    else problem ??= result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
   }
-  return { bundles };
+  const ownFilesWork = variants[0]?.label === "";
+  return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem };
+}
+
+/** Subsets of `names` from the empty one up, fewest reference files first. */
+function combinations(names: string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const name of [...names].reverse()) out.push(...out.map((set) => [name, ...set]));
+  return out.sort((a, b) => a.length - b.length);
+}
+
+function describe(fromReference: string[]): string {
+  if (fromReference.length === 0) return "";
+  const files = fromReference.map((n) => `${n}.ts`);
+  return `with the reference ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
 }

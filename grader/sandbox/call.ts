@@ -2,13 +2,23 @@
 import path from "node:path";
 import { canonicalJson, stateDigest } from "../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
+import { labArg } from "./lab-module.js";
 import type { CallResult, ErrorSummary, ValueSummary } from "./protocol.js";
 
-/** Replaces `{ $path: "work/x" }` arguments with real paths in the scenario folder `root`. */
-export function resolveArgs(args: unknown[], root: string): unknown[] {
-  return args.map((a) =>
-    a && typeof a === "object" && "$path" in a ? path.join(root, String((a as { $path: string }).$path)) : a,
-  );
+/**
+ * Replaces the grader's placeholders in call arguments (and one level inside option objects):
+ * `{ $path: "work/x" }` becomes a path in the scenario folder `root`, `{ $task: {...} }` a lab task.
+ */
+export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[] {
+  return args.map((a) => {
+    if (!a || typeof a !== "object") return a;
+    if ("$path" in a) return path.join(root, String((a as { $path: string }).$path));
+    if ("$task" in a) return labArg(a as { $task: { prompt?: string } });
+    if (depth > 0 || Array.isArray(a) || Object.getPrototypeOf(a) !== Object.prototype) return a;
+    const keys = Object.keys(a);
+    const values = resolveArgs(Object.values(a), root, depth + 1);
+    return Object.fromEntries(keys.map((k, i) => [k, values[i]]));
+  });
 }
 
 /** Calls `exports[name](...args)` and reports how it ended: returned, threw, exited, or missing. */
@@ -39,7 +49,13 @@ export function summarizeValue(value: unknown): ValueSummary {
   }
   try {
     const text = canonicalJson(value);
-    return { digest: stateDigest(value), preview: clip(text, 160), isNull: value === null };
+    const summary: ValueSummary = { digest: stateDigest(value), preview: clip(text, 160), isNull: value === null };
+    if (value && typeof value === "object" && "status" in value) {
+      const v = value as { status: unknown; nextStep: unknown; state: unknown };
+      summary.run = { status: v.status, nextStep: v.nextStep, stateDigest: v.state === undefined ? null : stateDigest(v.state) };
+      summary.preview = clip(JSON.stringify({ status: v.status, nextStep: v.nextStep }), 160);
+    }
+    return summary;
   } catch (error) {
     return { digest: null, preview: `a value that is not JSON (${(error as Error).message})`, isNull: false };
   }

@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import type { Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
-import type { CallResult, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 
 /** The host did not answer in time, or died while answering. */
 export class SandboxFailure extends Error {
@@ -40,7 +40,7 @@ export class Sandbox {
 
   /** Runs a scenario in fresh folders; with `record`, also returns and keeps its trace. */
   async run(module: string, scenario: Scenario, opts: { record?: boolean; listDisk?: boolean } = {}): Promise<RunReply & { traceId?: string }> {
-    if (scenario.from) this.crashStates++;
+    if (scenario.from?.length) this.crashStates++;
     const reply = (await this.request({ type: "run", module, scenario, record: !!opts.record, listDisk: !!opts.listDisk })) as RunReply;
     if (!reply.trace) return reply;
     const traceId = `t${this.nextTrace++}`;
@@ -48,10 +48,10 @@ export class Sandbox {
     return { ...reply, traceId };
   }
 
-  /** For each cut of a kept trace: rebuild that crash state, run `steps`, report the calls. */
-  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[]): Promise<CallResult[][]> {
+  /** For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`, report the calls. */
+  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = []): Promise<ManyReply[]> {
     this.crashStates += cuts.length;
-    return (await this.request({ type: "runMany", module, traceId, cuts, steps }, cuts.length)) as CallResult[][];
+    return (await this.request({ type: "runMany", module, base, traceId, cuts, steps }, cuts.length)) as ManyReply[];
   }
 
   /** The trace kept under `traceId`. */

@@ -12,6 +12,7 @@ import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { resolveArgs, runCall } from "./call.js";
 import { runProgram } from "./program.js";
+import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
 export interface HostConfig {
   /** Bundle file of each module the grader may call, by name ("checkpoint", ...). */
@@ -29,6 +30,8 @@ export class Host {
   private readonly pending = new PendingOps();
   readonly fs = createRecordingFs(() => this.recorder, this.pending);
   private nextPid = 4001;
+  private currentPid = 0;
+  private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
   private nextRoot = 1;
 
   constructor(readonly config: HostConfig) {}
@@ -45,8 +48,9 @@ export class Host {
       case "runMany": {
         const results = [];
         for (const cut of req.cuts) {
-          const reply = await this.run(req.module, { from: { traceId: req.traceId, cut }, steps: req.steps }, false, false);
-          results.push(reply.results);
+          const from = [...req.base, { traceId: req.traceId, cut }];
+          const reply = await this.run(req.module, { from, steps: req.steps }, false, false);
+          results.push({ results: reply.results, effects: reply.effects });
         }
         return results;
       }
@@ -60,7 +64,7 @@ export class Host {
     const savedCwd = process.cwd();
     const savedTmp = process.env.TMPDIR;
     try {
-      if (scenario.from) replay(this.trace(scenario.from.traceId), scenario.from.cut, root);
+      for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
       this.recorder = new Recorder(root, undefined, undefined, record);
       process.chdir(path.join(root, "cwd"));
       process.env.TMPDIR = path.join(root, "tmp");
@@ -68,7 +72,7 @@ export class Host {
       await this.pending.settle();
       const trace = record ? this.recorder.trace() : undefined;
       this.recorder.closeLeftovers();
-      return { results, trace, disk: wantDisk ? listDisk(root) : undefined };
+      return { results, effects: this.recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined };
     } finally {
       this.recorder = null;
       process.chdir(savedCwd);
@@ -98,7 +102,8 @@ export class Host {
   /** A fresh module instance with its own simulated process id, or the error its import threw. */
   private instantiate(module: string): Record<string, unknown> | Error {
     try {
-      return this.compiledModule(module).instantiate({ fs: this.fs, provided: {}, pid: this.nextPid++ });
+      this.currentPid = this.nextPid++;
+      return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }

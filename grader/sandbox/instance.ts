@@ -19,6 +19,8 @@ export interface InstanceContext {
   provided: Record<string, unknown>;
   /** The simulated process id of this instance. */
   pid: number;
+  /** Give the target the real `process` and `Math` (a real process of its own, in program mode). */
+  realProcess?: boolean;
 }
 
 const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math"];
@@ -37,7 +39,7 @@ export class CompiledTarget {
   /** Runs the bundle's top level in a fresh module object and returns its exports. */
   instantiate(ctx: InstanceContext): Record<string, unknown> {
     const module = { exports: {} as Record<string, unknown> };
-    const fakeProcess = simulatedProcess(ctx.pid);
+    const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid);
     const require = (name: string): unknown => {
       if (name === "fs" || name === "node:fs") return ctx.fs;
       if (name === "fs/promises" || name === "node:fs/promises") return (ctx.fs as { promises: unknown }).promises;
@@ -45,7 +47,7 @@ export class CompiledTarget {
       if (name in ctx.provided) return ctx.provided[name];
       return this.hostRequire(name);
     };
-    this.fn.call(module.exports, module.exports, require, module, this.bundleFile, this.targetDir, fakeProcess, seededMath(ctx.pid));
+    this.fn.call(module.exports, module.exports, require, module, this.bundleFile, this.targetDir, fakeProcess, ctx.realProcess ? Math : seededMath(ctx.pid));
     return module.exports;
   }
 }

@@ -3,13 +3,16 @@
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
-import type { ProgramConfig } from "./program.js";
+import type { KillRule, ProgramConfig } from "./program.js";
 import type { CallResult, Step } from "./protocol.js";
 
 export interface ProgramOutcome {
   exitCode?: number;
   signal?: string;
   timedOut: boolean;
+  /** The end of what the process printed (at most 64 KiB of each stream). */
+  stdout: string;
+  stderr: string;
   results: CallResult[] | null;
   /** The write that was torn when the process was killed mid-write. */
   torn: { api: string; file: string | null; written: number; of: number } | null;
@@ -21,28 +24,28 @@ export function makeScenarioFolder(root: string): string {
   return root;
 }
 
-/** Runs `steps` in a new process over the folder `root`, optionally killing it mid-write. */
+/** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`. */
 export async function runProcess(
   hostFile: string,
-  opts: { bundle: string; targetDir: string; root: string; steps: Step[]; kill?: ProgramConfig["kill"]; timeoutMs: number },
+  opts: { bundle: string; targetDir: string; root: string; steps?: Step[]; argv?: string[]; kill?: KillRule; effectsFile?: string; timeoutMs: number },
 ): Promise<ProgramOutcome> {
   const resultFile = path.join(opts.root, "result.json");
   const killNote = path.join(opts.root, "kill-note.json");
   for (const f of [resultFile, killNote]) fs.rmSync(f, { force: true });
-  const config: ProgramConfig = { bundle: opts.bundle, targetDir: opts.targetDir, root: opts.root, steps: opts.steps, kill: opts.kill, resultFile, killNote };
+  const config: ProgramConfig = { ...opts, resultFile, killNote };
   const run = await execa(process.execPath, ["--max-old-space-size=2048", hostFile, "--program", JSON.stringify(config)], {
     reject: false,
     timeout: opts.timeoutMs,
     stdin: "ignore",
-    maxBuffer: 1024 * 1024,
-    buffer: false,
-    stdout: "ignore",
-    stderr: "ignore",
+    maxBuffer: 4 * 1024 * 1024,
+    stripFinalNewline: false,
   });
   return {
     exitCode: run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,
+    stdout: String(run.stdout ?? "").slice(-65536),
+    stderr: String(run.stderr ?? "").slice(-65536),
     results: readJson(resultFile) as CallResult[] | null,
     torn: readJson(killNote) as ProgramOutcome["torn"],
   };

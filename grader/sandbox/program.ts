@@ -1,70 +1,111 @@
-// Program mode: the host runs one scenario as a real process of its own and may be killed for
-// real (SIGKILL) in the middle of a chosen write, as the handout's literal scenarios ask.
+// Program mode: the host runs a target as a real process of its own, which the grader may have
+// killed for real (SIGKILL) at a chosen point: in the middle of its n-th write, before its n-th
+// change to the disk, or as runStep(n) is entered. Either it makes a list of calls (steps) or it
+// runs the target as a program with a command line (a Phase 3 session).
 import fs from "node:fs";
 import path from "node:path";
+import { fileSink } from "../../lab/task.js";
+import { changesDisk } from "../crash/trace.js";
 import { resolveArgs, runCall } from "./call.js";
 import { CompiledTarget } from "./instance.js";
+import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { Step } from "./protocol.js";
 import { Recorder, type BeforeOp } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+
+export interface KillRule {
+  /** During the n-th write, once `fraction` of its bytes are written. */
+  nthWrite?: number;
+  fraction?: number;
+  /** Just before the n-th operation that changes the disk (a write is torn at `fraction`). */
+  nthChange?: number;
+  /** As runStep(n) of the lab task is entered. */
+  enterStep?: number;
+}
 
 export interface ProgramConfig {
   bundle: string;
   targetDir: string;
   /** The scenario folder, with work/, tmp/ and cwd/ already made. */
   root: string;
-  steps: Step[];
-  /** Kill this process with SIGKILL during its `nthWrite`-th write, once `fraction` of its bytes are written. */
-  kill?: { nthWrite: number; fraction: number };
+  /** Calls to make; or, with `argv`, run the bundle as a program with this command line. */
+  steps?: Step[];
+  argv?: string[];
+  kill?: KillRule;
+  /** Where the lab task appends its side effects (one JSON line each). */
+  effectsFile?: string;
   /** Where to write the calls' results as JSON (never to stdout, which the target shares). */
-  resultFile: string;
-  /** Where to note which write was torn, just before the kill. */
+  resultFile?: string;
+  /** Where to note which operation was torn, just before the kill. */
   killNote?: string;
 }
 
-/** Runs the steps with the real process id, writes the results, and exits. */
+/** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
 export async function runProgram(config: ProgramConfig): Promise<void> {
+  const kill = config.kill ?? {};
   const pending = new PendingOps();
-  const recorder = new Recorder(config.root, undefined, config.kill && killDuringWrite(config), false);
+  const recorder = new Recorder(config.root, undefined, killHook(config, kill), false);
   const recordingFs = createRecordingFs(() => recorder, pending);
+  const sink = config.effectsFile ? fileSink(config.effectsFile) : () => {};
+  const lab = labModule((effect) => {
+    if (effect.phase === "enter" && effect.step === kill.enterStep) die(config, { api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
+    sink(effect);
+  }, () => process.pid);
   process.chdir(path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
+  const target = new CompiledTarget(config.bundle, config.targetDir);
+  const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid };
+  if (config.argv) {
+    process.argv = [process.argv[0]!, path.join(config.targetDir, "session.ts"), ...config.argv];
+    target.instantiate({ ...context, realProcess: true });
+    return;
+  }
   const results = [];
   let exports: Record<string, unknown> | Error | null = null;
-  for (const step of config.steps) {
+  for (const step of config.steps ?? []) {
     if ("fresh" in step) exports = null;
     else if ("call" in step) {
-      exports ??= instantiate(config, recordingFs);
+      exports ??= tryInstantiate(() => target.instantiate(context));
       results.push(runCall(exports, step.call, resolveArgs(step.args, config.root), config.root));
     }
   }
   await pending.settle();
-  fs.writeFileSync(config.resultFile, JSON.stringify(results));
+  fs.writeFileSync(config.resultFile!, JSON.stringify(results));
   process.exit(0);
 }
 
-function instantiate(config: ProgramConfig, recordingFs: unknown): Record<string, unknown> | Error {
+function tryInstantiate(make: () => Record<string, unknown>): Record<string, unknown> | Error {
   try {
-    return new CompiledTarget(config.bundle, config.targetDir).instantiate({ fs: recordingFs, provided: {}, pid: process.pid });
+    return make();
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
 }
 
-/** A hook that tears the n-th write: writes part of its bytes for real, then SIGKILLs the process. */
-function killDuringWrite(config: ProgramConfig): BeforeOp {
-  const kill = config.kill!;
+/** The hook that kills the process at the operation the rule names. */
+function killHook(config: ProgramConfig, kill: KillRule): BeforeOp | undefined {
+  if (kill.nthWrite === undefined && kill.nthChange === undefined) return undefined;
   let writes = 0;
+  let changes = 0;
   return (op, realFd) => {
-    if (op.kind !== "write" || realFd === undefined || ++writes !== kill.nthWrite) return;
-    const keep = Math.floor(op.bytes.byteLength * kill.fraction);
-    fs.writeSync(realFd, op.bytes, 0, keep, op.position);
-    if (config.killNote) {
-      const file = openedPath(realFd, config.root);
-      fs.writeFileSync(config.killNote, JSON.stringify({ api: op.api, file, written: keep, of: op.bytes.byteLength }));
+    const isWrite = op.kind === "write";
+    const hit = (isWrite && ++writes === kill.nthWrite) || (changesDisk(op) && ++changes === kill.nthChange);
+    if (!hit) return;
+    let written = 0;
+    if (isWrite && realFd !== undefined) {
+      written = Math.floor(op.bytes.byteLength * (kill.fraction ?? 0));
+      fs.writeSync(realFd, op.bytes, 0, written, op.position);
     }
-    process.kill(process.pid, "SIGKILL");
+    const file = isWrite && realFd !== undefined ? openedPath(realFd, config.root) : "path" in op ? op.path.replace(/^@\/(work\/)?/, "") : null;
+    die(config, { api: op.api, file, written, of: isWrite ? op.bytes.byteLength : 0 });
   };
+}
+
+/** Notes what was being done, then kills this process for real. */
+function die(config: ProgramConfig, note: { api: string; file: string | null; written: number; of: number }): never {
+  if (config.killNote) fs.writeFileSync(config.killNote, JSON.stringify(note));
+  process.kill(process.pid, "SIGKILL");
+  throw new Error("unreachable: SIGKILL did not stop the process");
 }
 
 /** The file a descriptor is open on, relative to the scenario's work folder (Linux), or null. */

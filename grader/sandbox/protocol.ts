@@ -1,6 +1,6 @@
 // The messages between the grader and a sandbox host process (one request, one reply).
 import type { Cut } from "../crash/replay.js";
-import type { Trace } from "../crash/trace.js";
+import type { Effect, Trace } from "../crash/trace.js";
 
 /** A value passed to a target function; `{ $path: "work/x" }` becomes a path in the scenario folder. */
 export type Arg = unknown;
@@ -27,6 +27,8 @@ export interface ValueSummary {
   /** The start of the canonical JSON, for messages. */
   preview: string;
   isNull: boolean;
+  /** For a run result ({ status, nextStep, state }): its fields, with the state as a digest. */
+  run?: { status: unknown; nextStep: unknown; stateDigest: string | null };
 }
 
 export interface ErrorSummary {
@@ -43,20 +45,32 @@ export interface DiskEntry {
   preview: string;
 }
 
+/** The disk a crash left: a kept trace replayed up to a cut. */
+export interface CrashPoint {
+  traceId: string;
+  cut: Cut;
+}
+
 export interface Scenario {
-  /** Start from the state a crash left in another recording; otherwise from empty folders. */
-  from?: { traceId: string; cut: Cut };
+  /**
+   * Start from the disk these crashes left, replayed in order (a recovery run that crashed in
+   * turn is a trace recorded over the first crash's disk); otherwise from empty folders.
+   */
+  from?: CrashPoint[];
   steps: Step[];
 }
 
 export type Request =
   | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean }
-  | { type: "runMany"; module: string; traceId: string; cuts: Cut[]; steps: Step[] }
+  /** Replies with a `ManyReply` per cut. */
+  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[] }
   | { type: "putTrace"; traceId: string; trace: Trace }
   | { type: "ping" };
 
 export interface RunReply {
   results: CallResult[];
+  /** The lab task's side effects during the run, in order. */
+  effects: Effect[];
   trace?: Trace;
   disk?: DiskEntry[];
 }
@@ -64,3 +78,9 @@ export interface RunReply {
 export type Reply =
   | { ok: true; value: unknown }
   | { ok: false; needTrace?: string; error: string };
+
+/** What one crash state's recovery did: its calls and the side effects it performed. */
+export interface ManyReply {
+  results: CallResult[];
+  effects: Effect[];
+}

@@ -1,7 +1,7 @@
 // Where the recording fs writes what it sees: one recorder per scenario, swapped in by the host.
 import fs from "node:fs";
 import path from "node:path";
-import type { FsOp, Trace, TraceEntry } from "../crash/trace.js";
+import type { Effect, FsOp, Trace, TraceEntry } from "../crash/trace.js";
 
 /** Called before each operation (with the real descriptor of a write); may kill the process. */
 export type BeforeOp = (op: FsOp, realFd?: number) => void;
@@ -9,6 +9,8 @@ export type BeforeOp = (op: FsOp, realFd?: number) => void;
 /** Collects the trace of one scenario whose folder is `root`. */
 export class Recorder {
   readonly entries: TraceEntry[] = [];
+  /** The lab's side effects, kept even when nothing else is. */
+  readonly effects: Effect[] = [];
   truncated = false;
   private bytesKept = 0;
   private readonly fdIds = new Map<number, number>();
@@ -50,6 +52,7 @@ export class Recorder {
 
   /** Appends an entry unless the limits are reached (then the trace is marked truncated). */
   push(entry: TraceEntry): void {
+    if (entry.kind === "effect") this.effects.push(entry);
     if (!this.keep) return;
     const size = entry.kind === "write" ? entry.bytes.byteLength : 0;
     if (this.entries.length >= this.limits.entries || this.bytesKept + size > this.limits.bytes) {

@@ -4,13 +4,16 @@
 import { build, type Message, type Plugin } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
-import { LAB_SPECIFIER, REPO_ROOT } from "../paths.js";
+import { LAB_SPECIFIER, REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 
 export interface BundleRequest {
   targetDir: string;
   /** The deliverable's file, such as "checkpoint.ts". */
   file: string;
-  /** Files of the target to take from elsewhere: "checkpoint" -> the reference's checkpoint.ts. */
+  /**
+   * Which file a relative import of a module name resolves to, from the target's files and the
+   * reference's alike: { checkpoint: "<reference>/checkpoint.ts" } swaps in the reference's file.
+   */
   replace?: Record<string, string>;
   outFile: string;
 }
@@ -33,7 +36,7 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
       sourcemap: "inline",
       sourcesContent: false,
       nodePaths: [path.join(REPO_ROOT, "node_modules")],
-      plugins: [labModule(), replaceFiles(req.targetDir, req.replace ?? {})],
+      plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
     });
     return { ok: true, file: req.outFile };
   } catch (error) {
@@ -48,8 +51,8 @@ function labModule(): Plugin {
   return { name: "lab", setup: (b) => b.onResolve({ filter }, (args) => ({ path: args.path, external: true })) };
 }
 
-/** Redirects a relative import of `./name` (any extension) inside the target to another file. */
-function replaceFiles(targetDir: string, replace: Record<string, string>): Plugin {
+/** Redirects a relative import of `./name` (any extension) made in one of `dirs` to another file. */
+function replaceFiles(dirs: string[], replace: Record<string, string>): Plugin {
   return {
     name: "replace",
     setup(b) {
@@ -57,7 +60,7 @@ function replaceFiles(targetDir: string, replace: Record<string, string>): Plugi
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const wanted = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs|cjs|mts|cts)$/, "");
         for (const [name, file] of Object.entries(replace)) {
-          if (wanted === path.join(targetDir, name)) return { path: file };
+          if (dirs.some((dir) => wanted === path.join(dir, name))) return { path: file };
         }
         return undefined;
       });

@@ -30,8 +30,8 @@ async function record(source: string) {
     const run = await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] }, { record: true, listDisk: true });
     expect(run.results[0]!.status).toBe("returned");
     const trace = run.trace!;
-    const replayed = await box.run("t", { from: { traceId: run.traceId!, cut: { at: trace.entries.length } }, steps: [] }, { listDisk: true });
-    const kinds = trace.entries.filter((e) => e.kind !== "mark").map((e) => `${e.kind}:${e.api}`);
+    const replayed = await box.run("t", { from: [{ traceId: run.traceId!, cut: { at: trace.entries.length } }], steps: [] }, { listDisk: true });
+    const kinds = trace.entries.flatMap((e) => (e.kind === "mark" || e.kind === "effect" ? [] : [`${e.kind}:${e.api}`]));
     return { kinds, disk: run.disk!, replayedDisk: replayed.disk!, trace };
   } finally {
     await box.close();

@@ -20,7 +20,7 @@ export const crashSafety: CheckDefinition = {
         const w = await recordWindow(box, old, next, fractions);
         if (typeof w === "string") return `Could not record a write to crash: ${w}`;
         const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, [load()]);
-        for (const [i, results] of outcomes.entries()) {
+        for (const [i, { results }] of outcomes.entries()) {
           const problem = checkLoad(results[0]!, w.allowed);
           if (problem) return `${await crashStory(box, w, w.cuts[i]!)}\nOn restart, ${problem}.`;
         }

@@ -46,6 +46,6 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
 
 /** Tells the story of one crash state: where the crash landed and what was on disk after it. */
 export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut): Promise<string> {
-  const state = await box.run("checkpoint", { from: { traceId: w.traceId, cut }, steps: [] }, { listDisk: true });
+  const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
   return `${w.setting} ${describeCut(w.trace, cut, w.start, "atomicCheckpoint")}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
 }

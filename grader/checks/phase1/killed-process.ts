@@ -19,7 +19,7 @@ export const killedProcess: CheckDefinition = {
     const root = makeScenarioFolder(path.join(ctx.config.work, "killed-process"));
     const run = (steps: Step[], kill?: { nthWrite: number; fraction: number }) =>
       runProcess(ctx.config.hostFile, {
-        bundle: ctx.target.bundles.checkpoint!,
+        bundle: ctx.bundles.checkpoint!,
         targetDir: ctx.config.targetDir,
         root,
         steps,

@@ -20,7 +20,7 @@ export const staleTemp: CheckDefinition = {
         // The recovering process loads first (its result is judged by phase1.crash-safety), then writes.
         const steps = [load(), write(after), load(), restart, load()];
         const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps);
-        for (const [i, results] of outcomes.entries()) {
+        for (const [i, { results }] of outcomes.entries()) {
           const expected = [{ label: "the state just written", state: after }];
           const problem =
             checkWrite(results[1]!, after) ??

@@ -1,0 +1,80 @@
+// What the Phase 2 crash checks share: a recorded crash-free run, the crash points in it, and
+// the story of a crash and the recovery after it.
+import { crashCuts, findMark } from "../../crash/cuts.js";
+import { describeCut } from "../../crash/describe.js";
+import type { Cut } from "../../crash/replay.js";
+import type { Trace } from "../../crash/trace.js";
+import type { Sandbox } from "../../sandbox/client.js";
+import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
+import { doneEffects, judgeRecord, locateCrash, type Done } from "./ledger.js";
+import { checkRunResult, runTaskStep } from "./task-run.js";
+
+export interface RecordedRun {
+  traceId: string;
+  trace: Trace;
+  /** Where the runTask call starts in the trace. */
+  start: number;
+}
+
+/** Records one runTask call to completion over the disk `from` left (empty folders when none). */
+export async function recordRun(box: Sandbox, from: CrashPoint[] = []): Promise<RecordedRun | string> {
+  const run = await box.run("runner", { from, steps: [runTaskStep()] }, { record: true });
+  const r = run.results[0]!;
+  if (r.status !== "returned") return checkRunResult(r, 10)!;
+  if (run.trace!.truncated) return "runTask made more file-system calls than the grader records (20,000 calls or 256 MiB written)";
+  return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
+}
+
+/** The instant before each runStep(s + 1) is called, and before runTask returns: the step boundaries. */
+export function boundaryCuts(trace: Trace): Cut[] {
+  const cuts: Cut[] = [];
+  trace.entries.forEach((e, i) => {
+    if ((e.kind === "effect" && e.phase === "enter") || (e.kind === "mark" && e.label === "return:runTask")) cuts.push({ at: i });
+  });
+  return cuts;
+}
+
+/** Every crash point of a run: each change to the disk and each torn write, each boundary, and inside each runStep. */
+export function allCuts(run: RecordedRun, fractions: number[] = []): Cut[] {
+  const inside: Cut[] = run.trace.entries.flatMap((e, i) => (e.kind === "effect" && e.phase === "done" ? [{ at: i }] : []));
+  const cuts = [...crashCuts(run.trace, run.start, run.trace.entries.length, fractions), ...boundaryCuts(run.trace), ...inside];
+  const seen = new Set<string>();
+  return cuts
+    .filter((c) => !seen.has(`${c.at}:${c.bytes}`) && seen.add(`${c.at}:${c.bytes}`))
+    .sort((a, b) => a.at - b.at || (a.bytes ?? Infinity) - (b.bytes ?? Infinity));
+}
+
+/** One crash in a chain of runs: where it landed, and which step's window it was in. */
+export interface Crash {
+  run: RecordedRun;
+  cut: Cut;
+}
+
+/** The side effects a chain of crashed runs performed before each crash, in order. */
+export function effectsBefore(crashes: Crash[]): Done[] {
+  return crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
+}
+
+/**
+ * Judges the record after `crashes` and a last run that returned `final` with `lastEffects`:
+ * every step ran on the right state, none more often than the crashes allow, and the last run is done.
+ */
+export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: Done[]): string | null {
+  const extra: number[] = [];
+  for (const c of crashes) {
+    const { window } = locateCrash(c.run.trace, c.cut.at);
+    if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
+  }
+  return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, 10);
+}
+
+/** "Run 1 was killed right after renameSync(...) (after step 6's side effect, ...)." for each crash. */
+export function crashStory(crashes: Crash[]): string {
+  return crashes
+    .map((c, i) => {
+      const where = locateCrash(c.run.trace, c.cut.at).words;
+      const how = describeCut(c.run.trace, c.cut, c.run.start, "runTask").replace(/^killed as runTask started, before it changed anything on disk$/, "killed before it changed anything on disk");
+      return `Run ${i + 1}${i === 0 ? "" : " (restarted on what the crash left)"} was ${how}: ${where}.`;
+    })
+    .join("\n");
+}

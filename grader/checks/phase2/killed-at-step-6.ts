@@ -1,0 +1,57 @@
+// phase2.killed-at-step-6: the handout's scenario with real processes. The first is killed with
+// SIGKILL the moment runStep(6) is entered; the second resumes, runs steps 6 to 10, and no step
+// runs twice.
+import fs from "node:fs";
+import path from "node:path";
+import type { SideEffect } from "../../../lab/task.js";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { judgeRecord, type Done } from "./ledger.js";
+import { checkRunResult, runTaskStep } from "./task-run.js";
+
+const PROCESS_TIMEOUT_MS = 60_000;
+
+export const killedAtStep6: CheckDefinition = {
+  id: "phase2.killed-at-step-6",
+  async run(ctx) {
+    const root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${ctx.variant?.label.length ?? 0}`));
+    const effectsFile = path.join(root, "side-effects.jsonl");
+    const run = (kill?: { enterStep: number }) =>
+      runProcess(ctx.config.hostFile, { bundle: ctx.bundles.runner!, targetDir: ctx.config.targetDir, root, steps: [runTaskStep()], kill, effectsFile, timeoutMs: PROCESS_TIMEOUT_MS });
+
+    const first = await run({ enterStep: 6 });
+    ctx.countCrashStates(1);
+    if (first.signal !== "SIGKILL") {
+      const how = ended(first) ?? (first.results && checkRunResult(first.results[0]!, 10));
+      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(6), but it never did${how ? `: ${how}` : ""}.`);
+    }
+    const second = await run();
+    const problem = ended(second) ?? checkRunResult(second.results![0]!, 10);
+    const done = readEffects(effectsFile);
+    const runOf = new Map<number, number>();
+    const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
+    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record);
+    if (!verdict) return ctx.passed();
+    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: ${verdict}.`);
+  },
+};
+
+/** Steps 1-5 must be run by the first process and 6-10 by the second. */
+function stepsByRun(record: Done[]): string | null {
+  const first = record.filter((d) => d.run === 1).map((d) => d.step);
+  const second = record.filter((d) => d.run === 2).map((d) => d.step);
+  if (first.join() === "1,2,3,4,5" && second.join() === "6,7,8,9,10") return null;
+  return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10]`;
+}
+
+function readEffects(file: string): SideEffect[] {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as SideEffect).filter((e) => e.phase === "done");
+}
+
+function ended(p: ProgramOutcome): string | null {
+  if (p.timedOut) return `the process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
+  if (p.signal) return `the process was killed by ${p.signal}`;
+  if (!p.results) return `the process exited with code ${p.exitCode} before runTask returned`;
+  return null;
+}

@@ -1,0 +1,76 @@
+// Judging a task run from the lab's side-effect record alone: which steps ran, how often, on what
+// state. The runner's own file operations are never counted or ordered.
+import { expectedDigests } from "../../../lab/task.js";
+import type { Effect, Trace } from "../../crash/trace.js";
+
+export const STEPS = 10;
+const EXPECTED = expectedDigests();
+
+/** A side effect performed (runStep finished), with the run it happened in (1 = the first process). */
+export interface Done {
+  step: number;
+  run: number;
+  input: string;
+  output?: string;
+}
+
+/** The performed side effects among `entries`, attributed to run `run`. */
+export function doneEffects(entries: Trace["entries"], run: number): Done[] {
+  return entries.filter((e): e is Effect => e.kind === "effect" && e.phase === "done").map((e) => ({ step: e.step, run, input: e.input, output: e.output }));
+}
+
+/** Names a state by its digest: "the initial state", "the state after step 5", or "a state the task never produced". */
+export function nameState(digest: string): string {
+  const k = EXPECTED.outputs.indexOf(digest);
+  return k === 0 ? "the initial state" : k > 0 ? `the state after step ${k}` : "a state the task never produced";
+}
+
+/**
+ * Null when the record shows a correct recovery: every step ran, each on the state the step
+ * before it produced, and step s at most `1 + extraRuns[s]` times (one more for each crash
+ * that landed between step s's side effect and its boundary); otherwise what went wrong.
+ */
+export function judgeRecord(done: Done[], extraRuns: number[] = []): string | null {
+  for (const d of done) {
+    if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
+    if (d.input !== EXPECTED.inputs[d.step]) {
+      return `step ${d.step} ran (in run ${d.run}) with ${nameState(d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
+    }
+  }
+  for (let step = 1; step <= STEPS; step++) {
+    const runs = done.filter((d) => d.step === step);
+    if (runs.length === 0) return `step ${step} never ran${done.length ? ` (the record holds steps ${summarize(done)})` : ""}`;
+    const allowed = 1 + (extraRuns[step] ?? 0);
+    if (runs.length > allowed) {
+      const why = allowed === 1
+        ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
+        : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
+      return `step ${step} ran ${runs.length} times (in runs ${runs.map((r) => r.run).join(", ")}): ${why}`;
+    }
+  }
+  return null;
+}
+
+/** "1, 2, 3, 3, 4" as the order the record holds them. */
+export function summarize(done: Done[]): string {
+  return done.map((d) => d.step).join(", ");
+}
+
+/**
+ * Where a crash before trace entry `at` landed in the task: inside the window after step s's
+ * side effect and before its boundary (`window: s`), or elsewhere (`window: 0`), in words.
+ */
+export function locateCrash(trace: Trace, at: number): { window: number; words: string } {
+  let last: Effect | undefined;
+  for (let i = 0; i < at && i < trace.entries.length; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "effect") last = e;
+  }
+  const next = trace.entries[at];
+  const returned = trace.entries.slice(0, at).some((e) => e.kind === "mark" && e.label === "return:runTask");
+  if (!last) return { window: 0, words: "before step 1 started" };
+  if (last.phase === "enter") return { window: 0, words: `inside runStep(${last.step}), before its side effect` };
+  const atBoundary = (next?.kind === "effect" && next.phase === "enter") || (next?.kind === "mark" && next.label === "return:runTask") || returned;
+  if (atBoundary) return { window: 0, words: `at the boundary after step ${last.step}` };
+  return { window: last.step, words: `after step ${last.step}'s side effect, before its checkpoint was complete` };
+}

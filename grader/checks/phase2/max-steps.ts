@@ -1,0 +1,54 @@
+// phase2.max-steps: runs with step budgets, each a new process, pause after exactly their budget
+// and resume where the last one stopped; the last one returns "done".
+import fc from "fast-check";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import type { Step } from "../../sandbox/protocol.js";
+import { STEPS, doneEffects, judgeRecord } from "./ledger.js";
+import { checkRunResult, restart, runTaskStep } from "./task-run.js";
+
+export const maxSteps: CheckDefinition = {
+  id: "phase2.max-steps",
+  async run(ctx) {
+    const box = ctx.sandbox();
+    const found = await findCounterexample(
+      ctx,
+      fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }),
+      async (budgets) => {
+        const steps: Step[] = budgets.flatMap((b) => [runTaskStep(b), restart]);
+        steps.push(runTaskStep());
+        const run = await box.run("runner", { steps }, { record: true });
+        const story = `Ran runTask in ${budgets.length + 1} processes with maxSteps ${budgets.join(", ")}, then none`;
+        let done = 0;
+        const calls = segments(run.trace!.entries);
+        for (const [i, r] of run.results.entries()) {
+          const budget = budgets[i] ?? Infinity;
+          const expectedRan = Math.min(budget, STEPS - done);
+          const ran = doneEffects(calls[i] ?? [], i + 1).map((d) => d.step);
+          const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
+          if (ran.join() !== wanted.join()) {
+            return `${story}: run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}].`;
+          }
+          done += expectedRan;
+          const problem = checkRunResult(r, done);
+          if (problem) return `${story}: in run ${i + 1}, ${problem}.`;
+        }
+        const all = calls.flatMap((c, i) => doneEffects(c, i + 1));
+        const problem = judgeRecord(all);
+        return problem && `${story}: ${problem}.`;
+      },
+      { numRuns: 12, examples: [[4, 4, 2], [10], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
+    );
+    return found ? ctx.failed(found.story, found.path) : ctx.passed();
+  },
+};
+
+/** The trace cut into the entries of each runTask call. */
+function segments<E extends { kind: string; label?: string }>(entries: E[]): E[][] {
+  const out: E[][] = [];
+  for (const e of entries) {
+    if (e.kind === "mark" && e.label === "call:runTask") out.push([]);
+    else out.at(-1)?.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+// The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
+import { expectedDigests } from "../../../lab/task.js";
+import type { CallResult, Step } from "../../sandbox/protocol.js";
+import { describeResult } from "../phase1/calls.js";
+import { STEPS } from "./ledger.js";
+
+/** The checkpoint path of every Phase 2 scenario. */
+export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
+const FINAL = expectedDigests().outputs[STEPS];
+
+/** A call of runTask on the lab task (a new task object each time, as a new process would make). */
+export function runTaskStep(maxSteps?: number): Step {
+  const options: Record<string, unknown> = { task: { $task: {} }, checkpointPath: TASK_CHECKPOINT };
+  if (maxSteps !== undefined) options.maxSteps = maxSteps;
+  return { call: "runTask", args: [options] };
+}
+
+export const restart: Step = { fresh: true };
+
+/**
+ * Null when runTask returned `{ status, nextStep }` as expected after `stepsDone` steps (and the
+ * final state once done); otherwise what it did instead.
+ */
+export function checkRunResult(r: CallResult, stepsDone: number): string | null {
+  const status = stepsDone >= STEPS ? "done" : "paused";
+  const expected = `{ status: "${status}", nextStep: ${stepsDone + 1} }`;
+  if (r.status !== "returned") return `${describeResult("runTask", r)}; expected it to return ${expected}`;
+  const run = r.value.run;
+  if (!run) return `runTask returned ${r.value.preview}; expected ${expected}`;
+  if (run.status !== status || run.nextStep !== stepsDone + 1) {
+    return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
+  }
+  if (status === "done" && run.stateDigest !== FINAL) return "runTask returned status \"done\" with a state that is not the task's final state";
+  return null;
+}
