@@ -68,13 +68,15 @@ export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: 
   return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, 10);
 }
 
-/** "Run 1 was killed right after renameSync(...) (after step 6's side effect, ...)." for each crash. */
+/** "Run 1 was killed at the boundary after step 6 (right after renameSync(...))." for each crash. */
 export function crashStory(crashes: Crash[]): string {
   return crashes
     .map((c, i) => {
       const where = locateCrash(c.run.trace, c.cut.at).words;
-      const how = describeCut(c.run.trace, c.cut, c.run.start, "runTask").replace(/^killed as runTask started, before it changed anything on disk$/, "killed before it changed anything on disk");
-      return `Run ${i + 1}${i === 0 ? "" : " (restarted on what the crash left)"} was ${how}: ${where}.`;
+      const how = describeCut(c.run.trace, c.cut, c.run.start, "runTask")
+        .replace(/^killed as runTask started, before it changed anything on disk$/, "before it changed anything on disk")
+        .replace(/^killed /, "");
+      return `Run ${i + 1}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;
     })
     .join("\n");
 }

@@ -26,11 +26,11 @@ export const killedAtStep6: CheckDefinition = {
       return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(6), but it never did${how ? `: ${how}` : ""}.`);
     }
     const second = await run();
-    const problem = ended(second) ?? checkRunResult(second.results![0]!, 10);
+    const problem = ended(second);
     const done = readEffects(effectsFile);
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
-    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record);
+    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, 10);
     if (!verdict) return ctx.passed();
     return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: ${verdict}.`);
   },

@@ -31,15 +31,17 @@ export function nameState(digest: string): string {
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
 export function judgeRecord(done: Done[], extraRuns: number[] = []): string | null {
+  for (const d of done) if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
+  for (let step = 1; step <= STEPS; step++) {
+    if (!done.some((d) => d.step === step)) return `step ${step} never ran${done.length ? ` (the record holds steps ${summarize(done)})` : ""}`;
+  }
   for (const d of done) {
-    if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
     if (d.input !== EXPECTED.inputs[d.step]) {
       return `step ${d.step} ran (in run ${d.run}) with ${nameState(d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
   for (let step = 1; step <= STEPS; step++) {
     const runs = done.filter((d) => d.step === step);
-    if (runs.length === 0) return `step ${step} never ran${done.length ? ` (the record holds steps ${summarize(done)})` : ""}`;
     const allowed = 1 + (extraRuns[step] ?? 0);
     if (runs.length > allowed) {
       const why = allowed === 1
