@@ -14,6 +14,8 @@ export interface ProgramOutcome {
   stdout: string;
   stderr: string;
   results: CallResult[] | null;
+  /** How many changes to the disk the target made (when it exited by itself). */
+  changes: number | null;
   /** The write that was torn when the process was killed mid-write. */
   torn: { api: string; file: string | null; written: number; of: number } | null;
 }
@@ -31,8 +33,9 @@ export async function runProcess(
 ): Promise<ProgramOutcome> {
   const resultFile = path.join(opts.root, "result.json");
   const killNote = path.join(opts.root, "kill-note.json");
-  for (const f of [resultFile, killNote]) fs.rmSync(f, { force: true });
-  const config: ProgramConfig = { ...opts, resultFile, killNote };
+  const statsFile = path.join(opts.root, "stats.json");
+  for (const f of [resultFile, killNote, statsFile]) fs.rmSync(f, { force: true });
+  const config: ProgramConfig = { ...opts, resultFile, killNote, statsFile };
   const run = await execa(process.execPath, ["--max-old-space-size=2048", hostFile, "--program", JSON.stringify(config)], {
     reject: false,
     timeout: opts.timeoutMs,
@@ -48,6 +51,7 @@ export async function runProcess(
     stderr: String(run.stderr ?? "").slice(-65536),
     results: readJson(resultFile) as CallResult[] | null,
     torn: readJson(killNote) as ProgramOutcome["torn"],
+    changes: (readJson(statsFile) as { changes: number } | null)?.changes ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileSink } from "../../lab/task.js";
 import { changesDisk } from "../crash/trace.js";
-import { resolveArgs, runCall } from "./call.js";
+import { resolveArgs, runCall, scrubPaths, summarizeError } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { Step } from "./protocol.js";
@@ -38,13 +38,17 @@ export interface ProgramConfig {
   resultFile?: string;
   /** Where to note which operation was torn, just before the kill. */
   killNote?: string;
+  /** Where to write, at exit, how many changes to the disk the target made. */
+  statsFile?: string;
 }
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
 export async function runProgram(config: ProgramConfig): Promise<void> {
   const kill = config.kill ?? {};
   const pending = new PendingOps();
-  const recorder = new Recorder(config.root, undefined, killHook(config, kill), false);
+  const counter = { changes: 0 };
+  const recorder = new Recorder(config.root, undefined, killHook(config, kill, counter), false);
+  if (config.statsFile) process.on("exit", () => fs.writeFileSync(config.statsFile!, JSON.stringify(counter)));
   const recordingFs = createRecordingFs(() => recorder, pending);
   const sink = config.effectsFile ? fileSink(config.effectsFile) : () => {};
   const lab = labModule((effect) => {
@@ -57,7 +61,13 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
   const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid };
   if (config.argv) {
     process.argv = [process.argv[0]!, path.join(config.targetDir, "session.ts"), ...config.argv];
-    target.instantiate({ ...context, realProcess: true });
+    try {
+      target.instantiate({ ...context, realProcess: true });
+    } catch (error) {
+      const e = summarizeError(error);
+      process.stderr.write(`${e.name}: ${scrubPaths(e.message, config.root)}\n`);
+      process.exitCode = 1;
+    }
     return;
   }
   const results = [];
@@ -82,14 +92,12 @@ function tryInstantiate(make: () => Record<string, unknown>): Record<string, unk
   }
 }
 
-/** The hook that kills the process at the operation the rule names. */
-function killHook(config: ProgramConfig, kill: KillRule): BeforeOp | undefined {
-  if (kill.nthWrite === undefined && kill.nthChange === undefined) return undefined;
+/** The hook that counts changes to the disk and kills the process at the operation the rule names. */
+function killHook(config: ProgramConfig, kill: KillRule, counter: { changes: number }): BeforeOp {
   let writes = 0;
-  let changes = 0;
   return (op, realFd) => {
     const isWrite = op.kind === "write";
-    const hit = (isWrite && ++writes === kill.nthWrite) || (changesDisk(op) && ++changes === kill.nthChange);
+    const hit = (isWrite && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
     if (!hit) return;
     let written = 0;
     if (isWrite && realFd !== undefined) {

@@ -3,6 +3,7 @@
 // must load the old checkpoint, and then be able to write and load a new one.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
+import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
 import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
 import type { Step } from "../../sandbox/protocol.js";
@@ -43,7 +44,7 @@ export const killedProcess: CheckDefinition = {
     const torn = killed.torn;
     story.push(
       `Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) and was killed with SIGKILL in the middle of ` +
-        (torn ? `${torn.api}(${JSON.stringify(torn.file ?? "a file")}): ${torn.written} of ${torn.of} bytes had reached the file.` : "its first write."),
+        (torn ? `${torn.api}(${JSON.stringify(normaliseName(torn.file ?? "a file"))}): ${torn.written} of ${torn.of} bytes had reached the file.` : "its first write."),
     );
 
     const third = await run([load()]);

@@ -30,14 +30,14 @@ export function nameState(digest: string): string {
  * before it produced, and step s at most `1 + extraRuns[s]` times (one more for each crash
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
-export function judgeRecord(done: Done[], extraRuns: number[] = []): string | null {
+export function judgeRecord(done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
   for (const d of done) if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
   for (let step = 1; step <= STEPS; step++) {
     if (!done.some((d) => d.step === step)) return `step ${step} never ran${done.length ? ` (the record holds steps ${summarize(done)})` : ""}`;
   }
   for (const d of done) {
     if (d.input !== EXPECTED.inputs[d.step]) {
-      return `step ${d.step} ran (in run ${d.run}) with ${nameState(d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
+      return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
   for (let step = 1; step <= STEPS; step++) {
@@ -47,7 +47,7 @@ export function judgeRecord(done: Done[], extraRuns: number[] = []): string | nu
       const why = allowed === 1
         ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
         : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
-      return `step ${step} ran ${runs.length} times (in runs ${runs.map((r) => r.run).join(", ")}): ${why}`;
+      return `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")}): ${why}`;
     }
   }
   return null;

@@ -1,0 +1,19 @@
+// phase3.after-completion: a session started after the task is done runs no step, exits 0 and
+// says so: {"status":"done","nextStep":11}.
+import type { CheckDefinition } from "../../grading/harness.js";
+import { SessionFolder, checkSession } from "./sessions.js";
+
+export const afterCompletion: CheckDefinition = {
+  id: "phase3.after-completion",
+  async run(ctx) {
+    const folder = new SessionFolder(ctx);
+    const first = checkSession(await folder.run(), 10);
+    if (first) return ctx.failed(`A first session, with no --max-steps, was to run the whole task: ${first}.`);
+    const before = folder.entered();
+    const again = await folder.run(3);
+    const ran = folder.entered() - before;
+    if (ran > 0) return ctx.failed(`After the task was done, another session (\`${again.command}\`) called runStep ${ran} time${ran > 1 ? "s" : ""}; it must run nothing.`);
+    const problem = checkSession(again, 10);
+    return problem ? ctx.failed(`After the task was done, another session: ${problem}.`) : ctx.passed();
+  },
+};

@@ -1,0 +1,19 @@
+// phase3.random-splits: three sessions with other budgets that add up to 10, chosen by fast-check.
+import fc from "fast-check";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import { runSplit } from "./splits.js";
+
+/** Three positive budgets that add up to 10. */
+const splits = fc
+  .tuple(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 8 }))
+  .filter(([a, b]) => a + b <= 9)
+  .map(([a, b]) => [a, b, 10 - a - b]);
+
+export const randomSplits: CheckDefinition = {
+  id: "phase3.random-splits",
+  async run(ctx) {
+    const found = await findCounterexample(ctx, splits, (budgets) => runSplit(ctx, budgets), { numRuns: 4, examples: [[1, 1, 8], [8, 1, 1]] });
+    return found ? ctx.failed(found.story, found.path) : ctx.passed();
+  },
+};

@@ -1,0 +1,85 @@
+// Phase 3 sessions as real processes: `session --checkpoint <file> [--max-steps <n>]`, each one
+// a process of its own over the same folder, with the lab's side effects kept in a file.
+import fs from "node:fs";
+import path from "node:path";
+import type { SideEffect } from "../../../lab/task.js";
+import type { CheckContext } from "../../grading/context.js";
+import type { KillRule } from "../../sandbox/program.js";
+import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { STEPS, type Done } from "../phase2/ledger.js";
+
+const SESSION_TIMEOUT_MS = 60_000;
+let folders = 0;
+
+/** A folder where sessions run one after another, sharing one checkpoint. */
+export class SessionFolder {
+  private readonly root: string;
+  private readonly effectsFile: string;
+  readonly checkpoint: string;
+  /** Process ids in the order their sessions started, to name them "session 1", "session 2". */
+  private readonly pids: number[] = [];
+
+  constructor(private readonly ctx: CheckContext) {
+    this.root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${++folders}`));
+    this.effectsFile = path.join(this.root, "side-effects.jsonl");
+    this.checkpoint = path.join(this.root, "work", "task-checkpoint.json");
+  }
+
+  /** Runs one session as a new process; `kill` has it killed for real at a chosen point. */
+  async run(maxSteps?: number, kill?: KillRule): Promise<ProgramOutcome & { command: string }> {
+    const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
+    const outcome = await runProcess(this.ctx.config.hostFile, {
+      bundle: this.ctx.bundles.session!,
+      targetDir: this.ctx.config.targetDir,
+      root: this.root,
+      argv,
+      kill,
+      effectsFile: this.effectsFile,
+      timeoutMs: SESSION_TIMEOUT_MS,
+    });
+    return { ...outcome, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
+  }
+
+  /** The side effects performed so far, each named by the session (1, 2, ...) that performed it. */
+  record(): Done[] {
+    if (!fs.existsSync(this.effectsFile)) return [];
+    const lines = fs.readFileSync(this.effectsFile, "utf8").split("\n").filter(Boolean);
+    const effects = lines.map((l) => JSON.parse(l) as SideEffect);
+    for (const e of effects) if (!this.pids.includes(e.pid)) this.pids.push(e.pid);
+    return effects.filter((e) => e.phase === "done").map((e) => ({ step: e.step, input: e.input, output: e.output, run: this.pids.indexOf(e.pid) + 1 }));
+  }
+
+  /** How many steps have entered runStep in total (the kill needs to know that nothing more ran). */
+  entered(): number {
+    if (!fs.existsSync(this.effectsFile)) return 0;
+    return fs.readFileSync(this.effectsFile, "utf8").split("\n").filter((l) => l.includes('"enter"')).length;
+  }
+}
+
+/**
+ * Null when a session exited 0 and its last line of output is {"status", "nextStep"} as
+ * expected after `stepsDone` steps; otherwise what it did instead.
+ */
+export function checkSession(o: ProgramOutcome & { command: string }, stepsDone: number): string | null {
+  const status = stepsDone >= STEPS ? "done" : "paused";
+  const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
+  if (o.timedOut) return `\`${o.command}\` did not finish within ${SESSION_TIMEOUT_MS / 1000} s`;
+  if (o.signal) return `\`${o.command}\` was killed by ${o.signal}`;
+  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${lastLine(o.stderr)}` : ""}`;
+  const line = lastLine(o.stdout);
+  let parsed: { status?: unknown; nextStep?: unknown } | null = null;
+  try {
+    parsed = JSON.parse(line);
+  } catch {}
+  if (!parsed || typeof parsed !== "object") return `the last line \`${o.command}\` printed is ${line ? JSON.stringify(clip(line)) : "empty"}; expected a JSON line like ${expected}`;
+  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(line)}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
+  return null;
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
+}
+
+function clip(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
