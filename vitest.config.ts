@@ -6,5 +6,8 @@ export default defineConfig({
     include: ["grader/test/**/*.test.ts"],
     testTimeout: 600_000,
     hookTimeout: 600_000,
+    // Each test grades a target, and a grade already uses both cores: run few at once.
+    maxConcurrency: 2,
+    fileParallelism: false,
   },
 });

@@ -14,15 +14,39 @@ export function tearPoints(length: number, fractions: readonly number[] = [], ex
   return [...points].sort((a, b) => a - b);
 }
 
-/** Every distinct crash state between entries `from` and `to` (a process crash keeps completed operations). */
-export function crashCuts(trace: Trace, from: number, to: number, fractions: readonly number[] = []): Cut[] {
-  const cuts: Cut[] = [{ at: from }];
+/** At most this many crash states per window; past it, the states inside writes are sampled. */
+export const MAX_CUTS = 800;
+
+/**
+ * Every distinct crash state between entries `from` and `to` (a process crash keeps completed
+ * operations). A target that writes in thousands of small pieces has more states than are worth
+ * rebuilding: then every state after a change that is not a write is kept, with the torn and
+ * finished states of the first and last writes, and an even sample of the others.
+ */
+export function crashCuts(trace: Trace, from: number, to: number, fractions: readonly number[] = [], max = MAX_CUTS): Cut[] {
+  const structural: Cut[] = [{ at: from }];
+  const inWrites: Cut[] = [];
   for (let i = from; i < to; i++) {
     const entry = trace.entries[i]!;
-    if (entry.kind === "write") for (const bytes of tearPoints(entry.bytes.byteLength, fractions)) cuts.push({ at: i, bytes });
-    if (changesDisk(entry)) cuts.push({ at: i + 1 });
+    if (entry.kind === "write") {
+      for (const bytes of tearPoints(entry.bytes.byteLength, fractions)) inWrites.push({ at: i, bytes });
+      inWrites.push({ at: i + 1 });
+    } else if (changesDisk(entry)) structural.push({ at: i + 1 });
   }
-  return cuts;
+  const room = Math.max(0, max - structural.length);
+  const kept = inWrites.length <= room ? inWrites : sampleEvenly(inWrites, room);
+  return [...structural, ...kept].sort(byTime);
+}
+
+/** Orders cuts in time: by entry, and before an entry (no `bytes`) ahead of the middle of it. */
+export function byTime(a: Cut, b: Cut): number {
+  return a.at - b.at || (a.bytes ?? -1) - (b.bytes ?? -1);
+}
+
+/** `n` items spread evenly over `items`, the first and the last included. */
+function sampleEvenly<T>(items: T[], n: number): T[] {
+  if (n <= 1) return items.slice(0, n);
+  return Array.from({ length: n }, (_, k) => items[Math.round((k * (items.length - 1)) / (n - 1))]!);
 }
 
 /** The index of the first entry after the mark `label`, searching from `start`. */

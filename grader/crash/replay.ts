@@ -32,8 +32,17 @@ export function replay(trace: Trace, cut: Cut, root: string): void {
           fds.set(e.fd, fs.openSync(real(e.path), e.flags, e.mode));
           break;
         case "write": {
-          const length = i === cut.at ? cut.bytes! : e.bytes.byteLength;
-          fs.writeSync(fdOf(e.fd), e.bytes, 0, length, e.position);
+          // Consecutive appends to one descriptor replay as one write: a target that writes in
+          // tiny pieces would otherwise cost one system call per piece, for every crash state.
+          const pieces = [i === cut.at ? e.bytes.subarray(0, cut.bytes) : e.bytes];
+          while (e.position === null && i + 1 < end) {
+            const next = trace.entries[i + 1]!;
+            if (next.kind !== "write" || next.fd !== e.fd || next.position !== null) break;
+            i++;
+            pieces.push(i === cut.at ? next.bytes.subarray(0, cut.bytes) : next.bytes);
+          }
+          const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+          fs.writeSync(fdOf(e.fd), bytes, 0, bytes.byteLength, e.position);
           break;
         }
         case "ftruncate":
@@ -59,7 +68,7 @@ export function replay(trace: Trace, cut: Cut, root: string): void {
           fs.mkdirSync(real(e.path), { mode: e.mode });
           break;
         case "symlink":
-          fs.symlinkSync(e.target, real(e.path));
+          fs.symlinkSync(real(e.target), real(e.path));
           break;
         case "link":
           fs.linkSync(real(e.from), real(e.to));

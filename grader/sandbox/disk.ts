@@ -14,13 +14,18 @@ export function listDisk(root: string): DiskEntry[] {
       const rel = shown ? `${shown}/${name}` : name;
       const stat = fs.lstatSync(full);
       if (stat.isDirectory()) walk(full, rel);
-      else out.push({ path: rel, size: stat.size, preview: preview(full, stat.size) });
+      else if (stat.isSymbolicLink()) out.push({ path: rel, size: 0, preview: `a link to ${shownTarget(fs.readlinkSync(full), root)}` });
+      else if (stat.isFile()) out.push({ path: rel, size: stat.size, preview: preview(full, stat.size) });
     }
   };
   walk(path.join(root, "work"), "");
   const tmp = path.join(root, "tmp");
   if (fs.readdirSync(tmp).length > 0) walk(tmp, "$TMPDIR");
   return out;
+}
+
+function shownTarget(target: string, root: string): string {
+  return target.startsWith(path.join(root, "work") + path.sep) ? path.relative(path.join(root, "work"), target) : path.isAbsolute(target) ? "a path outside the folder" : target;
 }
 
 function preview(file: string, size: number): string {

@@ -114,7 +114,7 @@ export class Host {
     if (!compiled) {
       const file = this.config.modules[module];
       if (!file) throw new Error(`no bundle for module ${module}`);
-      compiled = new CompiledTarget(file, this.config.targetDir);
+      compiled = new CompiledTarget(file, this.config.targetDir, path.join(this.config.targetDir, `${module}.ts`));
       this.compiled.set(module, compiled);
     }
     return compiled;

@@ -3,6 +3,8 @@
 // Each instance also gets its own process id and random stream, as a new process would.
 import { createRequire } from "node:module";
 import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
 /** Thrown into the target when it calls `process.exit`, so the call ends there. */
@@ -23,14 +25,15 @@ export interface InstanceContext {
   realProcess?: boolean;
 }
 
-const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math"];
+const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math", "__entryUrl", "__entryFile", "__entryDir"];
 
 /** A target bundle compiled once, ready to be instantiated many times. */
 export class CompiledTarget {
   private readonly fn: Function;
   private readonly hostRequire: NodeJS.Require;
 
-  constructor(readonly bundleFile: string, readonly targetDir: string) {
+  /** `entryFile` is the target file the bundle was made from: import.meta and require.main refer to it. */
+  constructor(readonly bundleFile: string, readonly targetDir: string, readonly entryFile: string) {
     const code = fs.readFileSync(bundleFile, "utf8");
     this.fn = vm.compileFunction(code, PARAMS, { filename: bundleFile });
     this.hostRequire = createRequire(targetDir.endsWith("/") ? targetDir : targetDir + "/");
@@ -40,14 +43,16 @@ export class CompiledTarget {
   instantiate(ctx: InstanceContext): Record<string, unknown> {
     const module = { exports: {} as Record<string, unknown> };
     const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid);
-    const require = (name: string): unknown => {
+    const require = Object.assign((name: string): unknown => {
       if (name === "fs" || name === "node:fs") return ctx.fs;
       if (name === "fs/promises" || name === "node:fs/promises") return (ctx.fs as { promises: unknown }).promises;
       if (name === "process" || name === "node:process") return fakeProcess;
       if (name in ctx.provided) return ctx.provided[name];
       return this.hostRequire(name);
-    };
-    this.fn.call(module.exports, module.exports, require, module, this.bundleFile, this.targetDir, fakeProcess, ctx.realProcess ? Math : seededMath(ctx.pid));
+    }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });
+    const { entryFile } = this;
+    this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
+      ctx.realProcess ? Math : seededMath(ctx.pid), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
     return module.exports;
   }
 }
@@ -62,8 +67,12 @@ function simulatedProcess(pid: number): NodeJS.Process {
       if (prop === "pid") return pid;
       if (prop === "exit" || prop === "reallyExit" || prop === "abort") return exit;
       if (prop === "kill") return (target: number, signal?: string | number) => {
-        if (target === pid || target === 0) throw new TargetExit(undefined, signal ?? "SIGTERM");
-        throw Object.assign(new Error(`kill EPERM: a target may only signal itself`), { code: "EPERM" });
+        if (target === pid || target === 0) {
+          if (signal === 0) return true;
+          throw new TargetExit(undefined, signal ?? "SIGTERM");
+        }
+        // Every other simulated process has ended (a crash ended it): as for a dead process id.
+        throw Object.assign(new Error(`kill ESRCH`), { code: "ESRCH", errno: -3, syscall: "kill" });
       };
       return Reflect.get(target, prop);
     },

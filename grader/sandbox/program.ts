@@ -25,6 +25,8 @@ export interface KillRule {
 
 export interface ProgramConfig {
   bundle: string;
+  /** The target file the bundle was made from ("session.ts"). */
+  entry: string;
   targetDir: string;
   /** The scenario folder, with work/, tmp/ and cwd/ already made. */
   root: string;
@@ -57,10 +59,11 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
   }, () => process.pid);
   process.chdir(path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
-  const target = new CompiledTarget(config.bundle, config.targetDir);
+  const entry = path.join(config.targetDir, config.entry);
+  const target = new CompiledTarget(config.bundle, config.targetDir, entry);
   const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid };
   if (config.argv) {
-    process.argv = [process.argv[0]!, path.join(config.targetDir, "session.ts"), ...config.argv];
+    process.argv = [process.argv[0]!, entry, ...config.argv];
     try {
       target.instantiate({ ...context, realProcess: true });
     } catch (error) {

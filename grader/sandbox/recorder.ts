@@ -21,7 +21,7 @@ export class Recorder {
 
   constructor(
     readonly root: string,
-    readonly limits = { entries: 20_000, bytes: 256 * 1024 * 1024 },
+    readonly limits = { entries: 200_000, bytes: 256 * 1024 * 1024 },
     readonly beforeOp?: BeforeOp,
     /** When false, nothing is kept: descriptors are still tracked so leftovers can be closed. */
     readonly keep = true,

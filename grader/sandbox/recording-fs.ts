@@ -102,7 +102,9 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       return dir;
     }),
     symlinkSync: api("symlinkSync", (target: PathLike, p: PathLike, type?: any) =>
-      primitive({ kind: "symlink", target: toPath(target), path: store(p) }, () => realFs.symlinkSync(target, p, type)),
+      primitive({ kind: "symlink", target: path.isAbsolute(toPath(target)) ? store(target) : toPath(target), path: store(p) }, () =>
+        realFs.symlinkSync(target, p, type),
+      ),
     ),
     linkSync: api("linkSync", (from: PathLike, to: PathLike) =>
       primitive({ kind: "link", from: store(from), to: store(to) }, () => realFs.linkSync(from, to)),

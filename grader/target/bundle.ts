@@ -36,6 +36,8 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
       sourcemap: "inline",
       sourcesContent: false,
       nodePaths: [path.join(REPO_ROOT, "node_modules")],
+      // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
+      define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
       plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
     });
     return { ok: true, file: req.outFile };

@@ -17,6 +17,7 @@ const fixtures = fs.readdirSync(FIXTURES).flatMap((deliverable) =>
   })),
 );
 
+// maxConcurrency (vitest.config.ts) keeps this to two grades at a time.
 describe.concurrent("buggy fixtures", () => {
   test.each(fixtures)("$deliverable/$name loses exactly the checks it breaks", async ({ dir, fails }) => {
     const target = await composeTarget(dir);

@@ -32,7 +32,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     if (problem) return problem;
   }
   const trace = run.trace!;
-  if (trace.truncated) return "atomicCheckpoint made more file-system calls than the grader records (20,000 calls or 256 MiB written)";
+  if (trace.truncated) return "atomicCheckpoint made more file-system calls than the grader records (200,000 calls or 256 MiB written)";
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
   const allowed = old === NONE

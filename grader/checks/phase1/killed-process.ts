@@ -21,6 +21,7 @@ export const killedProcess: CheckDefinition = {
     const run = (steps: Step[], kill?: { nthWrite: number; fraction: number }) =>
       runProcess(ctx.config.hostFile, {
         bundle: ctx.bundles.checkpoint!,
+      entry: "checkpoint.ts",
         targetDir: ctx.config.targetDir,
         root,
         steps,

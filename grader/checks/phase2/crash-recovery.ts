@@ -1,6 +1,6 @@
 // What the Phase 2 crash checks share: a recorded crash-free run, the crash points in it, and
 // the story of a crash and the recovery after it.
-import { crashCuts, findMark } from "../../crash/cuts.js";
+import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut } from "../../crash/describe.js";
 import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
@@ -21,7 +21,7 @@ export async function recordRun(box: Sandbox, from: CrashPoint[] = []): Promise<
   const run = await box.run("runner", { from, steps: [runTaskStep()] }, { record: true });
   const r = run.results[0]!;
   if (r.status !== "returned") return checkRunResult(r, 10)!;
-  if (run.trace!.truncated) return "runTask made more file-system calls than the grader records (20,000 calls or 256 MiB written)";
+  if (run.trace!.truncated) return "runTask made more file-system calls than the grader records (200,000 calls or 256 MiB written)";
   return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
 }
 
@@ -41,7 +41,7 @@ export function allCuts(run: RecordedRun, fractions: number[] = []): Cut[] {
   const seen = new Set<string>();
   return cuts
     .filter((c) => !seen.has(`${c.at}:${c.bytes}`) && seen.add(`${c.at}:${c.bytes}`))
-    .sort((a, b) => a.at - b.at || (a.bytes ?? Infinity) - (b.bytes ?? Infinity));
+    .sort(byTime);
 }
 
 /** One crash in a chain of runs: where it landed, and which step's window it was in. */

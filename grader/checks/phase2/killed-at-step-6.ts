@@ -17,7 +17,16 @@ export const killedAtStep6: CheckDefinition = {
     const root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${ctx.variant?.label.length ?? 0}`));
     const effectsFile = path.join(root, "side-effects.jsonl");
     const run = (kill?: { enterStep: number }) =>
-      runProcess(ctx.config.hostFile, { bundle: ctx.bundles.runner!, targetDir: ctx.config.targetDir, root, steps: [runTaskStep()], kill, effectsFile, timeoutMs: PROCESS_TIMEOUT_MS });
+      runProcess(ctx.config.hostFile, {
+        bundle: ctx.bundles.runner!,
+        entry: "runner.ts",
+        targetDir: ctx.config.targetDir,
+        root,
+        steps: [runTaskStep()],
+        kill,
+        effectsFile,
+        timeoutMs: PROCESS_TIMEOUT_MS,
+      });
 
     const first = await run({ enterStep: 6 });
     ctx.countCrashStates(1);

@@ -30,6 +30,7 @@ export class SessionFolder {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
     const outcome = await runProcess(this.ctx.config.hostFile, {
       bundle: this.ctx.bundles.session!,
+      entry: "session.ts",
       targetDir: this.ctx.config.targetDir,
       root: this.root,
       argv,
