@@ -2,7 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root that holds grader/, lab/, starter/ and solution/. */
+/** The repository root that holds grader/, lab/, starter/ and solution/ (this file runs from grader/, or compiled into .grade/). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The lab's pristine reference implementation. */

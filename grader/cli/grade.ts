@@ -68,7 +68,7 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
     const vitest = await startVitest(
       "test",
       deliverables.map((d) => `grader/checks/${d.id}.grade.ts`),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: 900_000, hookTimeout: 300_000, include: ["grader/checks/*.grade.ts"] },
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: 900_000, hookTimeout: 300_000, include: ["grader/checks/*.grade.ts"], maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );
     await vitest.close();

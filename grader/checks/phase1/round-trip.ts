@@ -34,6 +34,7 @@ export const roundTrip: CheckDefinition = {
         examples: [
           [null, {}, []],
           ["", 0, { a: [null, { b: "é😀" }] }],
+          ["null", "42", "[1]"],
           fc.sample(largeState(), { seed: ctx.seed, numRuns: 3 }) as [unknown, unknown, unknown],
           [{ big: "x".repeat(3 * 1024 * 1024) }, 1, { big: "y".repeat(100 * 1024) }],
         ],

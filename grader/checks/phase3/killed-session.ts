@@ -39,7 +39,7 @@ export const killedSession: CheckDefinition = {
         const verdict = judgeRecord(folder.record(), extra, "session");
         return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;
       },
-      { numRuns: 6 },
+      { numRuns: 5 },
     );
     return found ? ctx.failed(found.story, found.path) : ctx.passed();
   },

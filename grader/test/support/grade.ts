@@ -20,7 +20,7 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
   try {
     const json = path.join(out, "report.json");
     const targetArgs = target === null ? [] : ["--target", target];
-    const run = await execa(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "grader/cli/grade.ts"), ...targetArgs, "--json", json, ...args], {
+    const run = await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), ...targetArgs, "--json", json, ...args], {
       cwd,
       reject: false,
       env: { NO_COLOR: "1" },
