@@ -26,6 +26,7 @@ export const maxSteps: CheckDefinition = {
           const expectedRan = Math.min(budget, STEPS - done);
           const ran = doneEffects(calls[i] ?? [], i + 1).map((d) => d.step);
           const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
+          if (r.status !== "returned") return `${story}: in run ${i + 1}, ${checkRunResult(r, done + expectedRan)}.`;
           if (ran.join() !== wanted.join()) {
             return `${story}: run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}].`;
           }
