@@ -2,9 +2,7 @@
 // every write, every boundary, inside every step) and run again, no step is lost, every step runs
 // on the right state, and only a step whose checkpoint was not yet complete runs again.
 import type { CheckDefinition } from "../../grading/harness.js";
-import { doneEffects } from "./ledger.js";
-import { allCuts, crashStory, judgeRecovery, recordRun } from "./crash-recovery.js";
-import { runTaskStep } from "./task-run.js";
+import { allCuts, recordRun, recoverFromEach } from "./crash-recovery.js";
 
 export const crashAnywhere: CheckDefinition = {
   id: "phase2.crash-anywhere",
@@ -12,13 +10,8 @@ export const crashAnywhere: CheckDefinition = {
     const box = ctx.sandbox();
     const run = await recordRun(box);
     if (typeof run === "string") return ctx.failed(`A run with no crash failed first: ${run}.`);
-    const cuts = allCuts(run);
-    const outcomes = await box.runMany("runner", run.traceId, cuts, [runTaskStep()]);
-    for (const [i, o] of outcomes.entries()) {
-      const crashes = [{ run, cut: cuts[i]! }];
-      const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2));
-      if (problem) return ctx.failed(`${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`);
-    }
+    const problem = await recoverFromEach(box, run, allCuts(run));
+    if (problem) return ctx.failed(problem);
     return ctx.passed();
   },
 };

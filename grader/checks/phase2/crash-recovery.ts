@@ -80,3 +80,14 @@ export function crashStory(crashes: Crash[]): string {
     })
     .join("\n");
 }
+
+/** Recovers from each crash point of `run` with one new run to the end; the first story that fails, or null. */
+export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[]): Promise<string | null> {
+  const outcomes = await box.runMany("runner", run.traceId, cuts, [runTaskStep()]);
+  for (const [i, o] of outcomes.entries()) {
+    const crashes = [{ run, cut: cuts[i]! }];
+    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2));
+    if (problem) return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
+  }
+  return null;
+}
