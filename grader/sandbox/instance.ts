@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
+import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
 
 /** Thrown into the target when it calls `process.exit`, so the call ends there. */
 export class TargetExit extends Error {
@@ -35,12 +36,19 @@ export class CompiledTarget {
   /** `entryFile` is the target file the bundle was made from: import.meta and require.main refer to it. */
   constructor(readonly bundleFile: string, readonly targetDir: string, readonly entryFile: string) {
     const code = fs.readFileSync(bundleFile, "utf8");
-    this.fn = vm.compileFunction(code, PARAMS, { filename: bundleFile });
+    // A target with top-level await arrives as the body of an async function (see target/esm-to-function.ts).
+    const body = code.startsWith(ASYNC_BODY_MARKER) ? `return (async () => {\n${code}\n})();` : code;
+    this.fn = vm.compileFunction(body, PARAMS, { filename: bundleFile });
     this.hostRequire = createRequire(targetDir.endsWith("/") ? targetDir : targetDir + "/");
   }
 
   /** Runs the bundle's top level in a fresh module object and returns its exports. */
   instantiate(ctx: InstanceContext): Record<string, unknown> {
+    return this.start(ctx).exports;
+  }
+
+  /** Like `instantiate`, and also the promise of a top level that awaits (settled at once otherwise). */
+  start(ctx: InstanceContext): { exports: Record<string, unknown>; done: Promise<unknown> } {
     const module = { exports: {} as Record<string, unknown> };
     const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid);
     const require = Object.assign((name: string): unknown => {
@@ -51,9 +59,9 @@ export class CompiledTarget {
       return this.hostRequire(name);
     }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });
     const { entryFile } = this;
-    this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
+    const result = this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
       ctx.realProcess ? Math : seededMath(ctx.pid), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
-    return module.exports;
+    return { exports: module.exports, done: Promise.resolve(result) };
   }
 }
 

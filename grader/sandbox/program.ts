@@ -64,12 +64,15 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
   const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid };
   if (config.argv) {
     process.argv = [process.argv[0]!, entry, ...config.argv];
-    try {
-      target.instantiate({ ...context, realProcess: true });
-    } catch (error) {
+    const fail = (error: unknown) => {
       const e = summarizeError(error);
       process.stderr.write(`${e.name}: ${scrubPaths(e.message, config.root)}\n`);
       process.exitCode = 1;
+    };
+    try {
+      await target.start({ ...context, realProcess: true }).done.catch(fail);
+    } catch (error) {
+      fail(error);
     }
     return;
   }

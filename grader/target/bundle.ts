@@ -1,10 +1,12 @@
 // Compiles one file of a target folder, with everything it imports, into a single CommonJS
 // bundle the sandbox can instantiate many times. Node's built-in modules and the lab module stay
 // outside the bundle, so the sandbox can hand the target its own `fs` and the pristine lab.
-import { build, type Message, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Message, type Plugin } from "esbuild";
+import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { LAB_SPECIFIER, REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { esmBundleToAsyncBody } from "./esm-to-function.js";
 
 export interface BundleRequest {
   targetDir: string;
@@ -24,22 +26,32 @@ export type BundleResult = { ok: true; file: string } | { ok: false; problem: st
 export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   const entry = path.join(req.targetDir, req.file);
   if (!fs.existsSync(entry)) return { ok: false, problem: `${req.file} is missing from the target folder` };
+  const options = {
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    logLevel: "silent",
+    sourcemap: "inline",
+    sourcesContent: false,
+    nodePaths: [path.join(REPO_ROOT, "node_modules")],
+    // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
+    define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
+    plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
+  } satisfies BuildOptions;
   try {
-    await build({
-      entryPoints: [entry],
-      outfile: req.outFile,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      logLevel: "silent",
-      sourcemap: "inline",
-      sourcesContent: false,
-      nodePaths: [path.join(REPO_ROOT, "node_modules")],
-      // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
-      define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
-      plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
-    });
+    await build({ ...options, format: "cjs", outfile: req.outFile });
+    return { ok: true, file: req.outFile };
+  } catch (error) {
+    const errors = (error as { errors?: Message[] }).errors ?? [];
+    if (!errors.some((e) => /top-level await/i.test(e.text))) {
+      return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error) };
+    }
+  }
+  // Top-level await: an ES module bundle, run as the body of an async function.
+  try {
+    const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]) });
+    fs.writeFileSync(req.outFile, esmBundleToAsyncBody(result.outputFiles[0]!.text));
     return { ok: true, file: req.outFile };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];

@@ -8,7 +8,9 @@ import { crashCuts, tearPoints } from "../crash/cuts.js";
 import { changesDisk } from "../crash/trace.js";
 import { buildHost } from "../sandbox/build-host.js";
 import { Sandbox } from "../sandbox/client.js";
+import { CompiledTarget } from "../sandbox/instance.js";
 import { bundleTarget } from "../target/bundle.js";
+import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
 let hostFile: string;
@@ -116,5 +118,29 @@ describe("crash cuts", () => {
     } as const;
     expect(trace.entries.filter((e) => changesDisk(e as never)).length).toBe(3);
     expect(crashCuts(trace as never, 1, 5)).toEqual([{ at: 1 }, { at: 2 }, { at: 2, bytes: 1 }, { at: 2, bytes: 2 }, { at: 3 }, { at: 5 }]);
+  });
+});
+
+describe("top-level await", () => {
+  test("a target with top-level await runs as an async body, with every import style still served by the sandbox", async () => {
+    const targetDir = fs.mkdtempSync(path.join(work.path, "tla-"));
+    fs.writeFileSync(
+      path.join(targetDir, "session.ts"),
+      `import fs from "fs"; import * as nodePath from "node:path"; import { writeFileSync as write } from "node:fs";
+       const dir = await Promise.resolve(process.env.TLA_DIR!);
+       write(nodePath.join(dir, "a"), "1"); fs.writeFileSync(nodePath.join(dir, "b"), "2");
+       export const seen = { pid: process.pid };`,
+    );
+    const out = path.join(targetDir, "s.cjs");
+    const bundle = await bundleTarget({ targetDir, file: "session.ts", outFile: out });
+    expect(bundle.ok).toBe(true);
+    expect(fs.readFileSync(out, "utf8").startsWith(ASYNC_BODY_MARKER)).toBe(true);
+    const calls: string[] = [];
+    const fakeFs = { ...fs, writeFileSync: (p: string, d: string) => calls.push(`${path.basename(p)}=${d}`) };
+    process.env.TLA_DIR = targetDir;
+    const started = new CompiledTarget(out, targetDir, path.join(targetDir, "session.ts")).start({ fs: fakeFs, provided: {}, pid: 77 });
+    await started.done;
+    expect(calls).toEqual(["a=1", "b=2"]);
+    expect(started.exports.seen).toEqual({ pid: 77 });
   });
 });
