@@ -38,12 +38,14 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
+  const tmpBase = otherFileSystem(work);
   try {
     const config: GradeConfig = {
       targetDir,
       targetArg: targetLabel(args.target, targetDir),
       work,
       hostFile: await buildHost(work),
+      tmpBase,
       seed: args.seed ?? rubric.seed,
       only: withRequirements(rubric, args.only),
       replayPath: args.replay,
@@ -55,8 +57,14 @@ async function main(): Promise<number> {
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
     return exitCode(report);
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
+    for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A scratch folder in the system's temp folder when that is another file system than `work`. */
+function otherFileSystem(work: string): string | undefined {
+  if (fs.statSync(os.tmpdir()).dev === fs.statSync(work).dev) return undefined;
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "checkpoint-grade-tmp-")));
 }
 
 /** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */

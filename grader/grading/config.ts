@@ -10,6 +10,8 @@ export interface GradeConfig {
   work: string;
   /** The sandbox host bundle. */
   hostFile: string;
+  /** A scratch folder on another file system than `work`, for the targets' TMPDIR (see HostConfig). */
+  tmpBase?: string;
   seed: number;
   /** Deliverable or check ids to run; empty means all enabled ones. */
   only: string[];

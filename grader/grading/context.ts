@@ -36,7 +36,7 @@ export class CheckContext {
     const work = path.join(this.config.work, `${this.checkId}-${this.sandboxes.length + 1}`);
     const box = new Sandbox({
       hostFile: this.config.hostFile,
-      config: { modules: this.bundles, targetDir: this.config.targetDir, work },
+      config: { modules: this.bundles, targetDir: this.config.targetDir, work, tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)) },
       timeoutMs: REQUEST_TIMEOUT_MS,
       perCaseMs: PER_CRASH_STATE_MS,
     });

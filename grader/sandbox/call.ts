@@ -77,6 +77,7 @@ export function summarizeError(error: unknown): ErrorSummary {
 export function scrubPaths(text: string, root: string): string {
   return text
     .split(path.join(root, "work") + path.sep).join("")
+    .split(path.join(root, "tmp") + path.sep).join("$TMPDIR/")
     .split(root).join("<scenario>")
     // Random parts of temp names (UUIDs, long hex runs) differ from run to run: hide them.
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{10,}\b/gi, "*");

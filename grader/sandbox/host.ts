@@ -20,6 +20,12 @@ export interface HostConfig {
   targetDir: string;
   /** A folder of the host's own for scenario folders. */
   work: string;
+  /**
+   * A folder on another file system than `work`, when there is one: each scenario's TMPDIR lives
+   * there, so a temp file made in os.tmpdir() cannot be renamed over the checkpoint (EXDEV), as
+   * on the many machines where /tmp is a file system of its own.
+   */
+  tmpBase?: string;
 }
 
 /** Runs scenarios inside one host process; keeps compiled modules and traces between requests. */
@@ -60,7 +66,13 @@ export class Host {
   /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
   async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
     const root = path.join(this.config.work, `s${this.nextRoot++}`);
-    for (const sub of ["work", "tmp", "cwd"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+    // Scenarios run one at a time: they share one TMPDIR on the other file system, emptied after each.
+    const otherTmp = this.config.tmpBase;
+    for (const sub of ["work", "cwd", ...(otherTmp ? [] : ["tmp"])]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+    if (otherTmp) {
+      fs.mkdirSync(otherTmp, { recursive: true });
+      fs.symlinkSync(otherTmp, path.join(root, "tmp"));
+    }
     const savedCwd = process.cwd();
     const savedTmp = process.env.TMPDIR;
     try {
@@ -79,6 +91,7 @@ export class Host {
       if (savedTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmp;
       fs.rmSync(root, { recursive: true, force: true });
+      if (otherTmp) for (const name of fs.readdirSync(otherTmp)) fs.rmSync(path.join(otherTmp, name), { recursive: true, force: true });
     }
   }
 
