@@ -29,7 +29,7 @@ export function makeScenarioFolder(root: string): string {
 /** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`. */
 export async function runProcess(
   hostFile: string,
-  opts: { bundle: string; entry: string; targetDir: string; root: string; steps?: Step[]; argv?: string[]; kill?: KillRule; effectsFile?: string; timeoutMs: number },
+  opts: { bundle: string; entry: string; targetDir: string; root: string; cwd?: string; steps?: Step[]; argv?: string[]; kill?: KillRule; effectsFile?: string; timeoutMs: number },
 ): Promise<ProgramOutcome> {
   const resultFile = path.join(opts.root, "result.json");
   const killNote = path.join(opts.root, "kill-note.json");

@@ -42,6 +42,8 @@ export interface ProgramConfig {
   killNote?: string;
   /** Where to write, at exit, how many changes to the disk the target made. */
   statsFile?: string;
+  /** The working folder (default: the scenario's cwd/). */
+  cwd?: string;
 }
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
@@ -57,7 +59,7 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     if (effect.phase === "enter" && effect.step === kill.enterStep) die(config, { api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
     sink(effect);
   }, () => process.pid);
-  process.chdir(path.join(config.root, "cwd"));
+  process.chdir(config.cwd ?? path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
   const entry = path.join(config.targetDir, config.entry);
   const target = new CompiledTarget(config.bundle, config.targetDir, entry);

@@ -28,11 +28,14 @@ export class SessionFolder {
   /** Runs one session as a new process; `kill` has it killed for real at a chosen point. */
   async run(maxSteps?: number, kill?: KillRule): Promise<ProgramOutcome & { command: string }> {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
+    // Each session starts in an empty working folder of its own: only --checkpoint links them.
+    const cwd = fs.mkdtempSync(path.join(this.root, "cwd-"));
     const outcome = await runProcess(this.ctx.config.hostFile, {
       bundle: this.ctx.bundles.session!,
       entry: "session.ts",
       targetDir: this.ctx.config.targetDir,
       root: this.root,
+      cwd,
       argv,
       kill,
       effectsFile: this.effectsFile,
