@@ -2,11 +2,11 @@
 import { expectedDigests } from "../../../lab/task.js";
 import type { CallResult, Step } from "../../sandbox/protocol.js";
 import { describeResult } from "../phase1/calls.js";
-import { STEPS } from "./ledger.js";
+import { STEPS, nameState } from "./ledger.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
-const FINAL = expectedDigests().outputs[STEPS];
+const EXPECTED = expectedDigests();
 
 /** A call of runTask on the lab task (a new task object each time, as a new process would make). */
 export function runTaskStep(maxSteps?: number): Step {
@@ -30,6 +30,8 @@ export function checkRunResult(r: CallResult, stepsDone: number): string | null 
   if (run.status !== status || run.nextStep !== stepsDone + 1) {
     return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
   }
-  if (status === "done" && run.stateDigest !== FINAL) return "runTask returned status \"done\" with a state that is not the task's final state";
+  if (run.stateDigest !== EXPECTED.outputs[stepsDone]) {
+    return `runTask returned status "${status}" with ${run.stateDigest ? nameState(run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
+  }
   return null;
 }
