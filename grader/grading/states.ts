@@ -70,3 +70,8 @@ export function showState(state: JsonState, max = 120): string {
 export function formatBytes(n: number): string {
   return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
 }
+
+/** A fraction in [0, 1) spread evenly (fast-check's doubles favour values near 0). */
+export function fraction(): fc.Arbitrary<number> {
+  return fc.integer({ min: 0, max: 9999 }).map((n) => n / 10000);
+}

@@ -60,7 +60,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       let message = meta.message;
       if (unmet.length > 0 && status !== "error") {
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
-        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.` + (status === "failed" ? `\nIt also fails on its own:\n${meta.message}` : "");
+        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.` + (status === "failed" && meta.message ? `\nIt also fails on its own:\n${meta.message}` : "");
         status = "blocked";
       }
       const points = status === "passed" ? c.points : 0;

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import { jsonState, largeState } from "../../grading/states.js";
+import { fraction, jsonState, largeState } from "../../grading/states.js";
 import { checkLoad, load } from "./calls.js";
 import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
 
@@ -15,7 +15,7 @@ export const crashSafety: CheckDefinition = {
     const box = ctx.sandbox();
     const found = await findCounterexample(
       ctx,
-      fc.record({ old: oldState, next: jsonState(), fractions: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 3 }) }),
+      fc.record({ old: oldState, next: jsonState(), fractions: fc.array(fraction(), { maxLength: 3 }) }),
       async ({ old, next, fractions }) => {
         const w = await recordWindow(box, old, next, fractions);
         if (typeof w === "string") return `Could not record a write to crash: ${w}`;

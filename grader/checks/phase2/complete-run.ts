@@ -8,7 +8,8 @@ export const completeRun: CheckDefinition = {
   id: "phase2.complete-run",
   async run(ctx) {
     const { results, effects } = await ctx.sandbox().run("runner", { steps: [runTaskStep()] });
-    const problem = checkRunResult(results[0]!, 10) ?? judgeRecord(doneEffects(effects, 1));
+    const r = results[0]!;
+    const problem = r.status !== "returned" ? checkRunResult(r, 10) : (judgeRecord(doneEffects(effects, 1)) ?? checkRunResult(r, 10));
     return problem ? ctx.failed(`runTask ran the 10-step task once, with no crash: ${problem}.`) : ctx.passed();
   },
 };

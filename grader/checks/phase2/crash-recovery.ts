@@ -6,7 +6,8 @@ import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
-import { doneEffects, judgeRecord, locateCrash, type Done } from "./ledger.js";
+import { describeResult } from "../phase1/calls.js";
+import { doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 
 export interface RecordedRun {
@@ -16,11 +17,11 @@ export interface RecordedRun {
   start: number;
 }
 
-/** Records one runTask call to completion over the disk `from` left (empty folders when none). */
-export async function recordRun(box: Sandbox, from: CrashPoint[] = []): Promise<RecordedRun | string> {
-  const run = await box.run("runner", { from, steps: [runTaskStep()] }, { record: true });
+/** Records one runTask call (to completion, or `maxSteps` steps) over the disk `from` left (empty folders when none). */
+export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?: number): Promise<RecordedRun | string> {
+  const run = await box.run("runner", { from, steps: [runTaskStep(maxSteps)] }, { record: true });
   const r = run.results[0]!;
-  if (r.status !== "returned") return checkRunResult(r, 10)!;
+  if (r.status !== "returned") return describeResult("runTask", r);
   if (run.trace!.truncated) return "runTask made more file-system calls than the grader records (200,000 calls or 256 MiB written)";
   return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
 }
@@ -48,6 +49,8 @@ export function allCuts(run: RecordedRun, fractions: number[] = []): Cut[] {
 export interface Crash {
   run: RecordedRun;
   cut: Cut;
+  /** The run's maxSteps, if it had one. */
+  budget?: number;
 }
 
 /** The side effects a chain of crashed runs performed before each crash, in order. */
@@ -65,6 +68,8 @@ export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: 
     const { window } = locateCrash(c.run.trace, c.cut.at);
     if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
   }
+  // A last run that threw is the story; then what the record shows; then what the last run returned.
+  if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${held([...effectsBefore(crashes), ...lastEffects])})`;
   return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, 10);
 }
 
@@ -76,7 +81,8 @@ export function crashStory(crashes: Crash[]): string {
       const how = describeCut(c.run.trace, c.cut, c.run.start, "runTask")
         .replace(/^killed as runTask started, before it changed anything on disk$/, "before it changed anything on disk")
         .replace(/^killed /, "");
-      return `Run ${i + 1}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;
+      const budget = c.budget === undefined ? "" : ` with maxSteps ${c.budget}`;
+      return `Run ${i + 1}${budget}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;
     })
     .join("\n");
 }

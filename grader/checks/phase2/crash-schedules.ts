@@ -1,8 +1,10 @@
-// phase2.crash-schedules: several crashes in a row, the later ones during recovery, chosen by
-// fast-check; after a last run to the end, the Phase 2 guarantees still hold.
+// phase2.crash-schedules: one to four crashes in a row, the later ones during recovery, in runs
+// with or without a step budget, chosen by fast-check; after a last run to the end, the Phase 2
+// guarantees still hold.
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
+import { fraction } from "../../grading/states.js";
 import { doneEffects } from "./ledger.js";
 import { allCuts, crashStory, judgeRecovery, recordRun, type Crash } from "./crash-recovery.js";
 import { runTaskStep } from "./task-run.js";
@@ -13,22 +15,23 @@ export const crashSchedules: CheckDefinition = {
     const box = ctx.sandbox();
     const found = await findCounterexample(
       ctx,
-      fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 2, maxLength: 4 }),
-      async (choices) => {
+      // Each run before the last: a step budget (or none) and where in that run the crash lands.
+      fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
+      async (schedule) => {
         const crashes: Crash[] = [];
-        for (const choice of choices) {
+        for (const { budget, at } of schedule) {
           const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
-          const run = await recordRun(box, from);
+          const run = await recordRun(box, from, budget);
           if (typeof run === "string") return `${crashStory(crashes)}\nRun ${crashes.length + 1} failed: ${run}.`;
           const cuts = allCuts(run);
-          crashes.push({ run, cut: cuts[Math.floor(choice * cuts.length)]! });
+          crashes.push({ run, cut: cuts[Math.floor(at * cuts.length)]!, budget });
         }
         const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
         const last = await box.run("runner", { from, steps: [runTaskStep()] });
         const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1));
         return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
       },
-      { numRuns: 25 },
+      { numRuns: 30, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
     );
     return found ? ctx.failed(found.story, found.path) : ctx.passed();
   },

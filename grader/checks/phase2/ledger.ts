@@ -33,7 +33,7 @@ export function nameState(digest: string): string {
 export function judgeRecord(done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
   for (const d of done) if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
   for (let step = 1; step <= STEPS; step++) {
-    if (!done.some((d) => d.step === step)) return `step ${step} never ran${done.length ? ` (the record holds steps ${summarize(done)})` : ""}`;
+    if (!done.some((d) => d.step === step)) return `step ${step} never ran (the record holds ${held(done)})`;
   }
   for (const d of done) {
     if (d.input !== EXPECTED.inputs[d.step]) {
@@ -53,9 +53,11 @@ export function judgeRecord(done: Done[], extraRuns: number[] = [], unit: "run" 
   return null;
 }
 
-/** "1, 2, 3, 3, 4" as the order the record holds them. */
-export function summarize(done: Done[]): string {
-  return done.map((d) => d.step).join(", ");
+/** "steps 1, 2, 3, 3, 4", "only step 1" or "no step", in the order the record holds them. */
+export function held(done: Done[]): string {
+  if (done.length === 0) return "no step";
+  if (done.length === 1) return `only step ${done[0]!.step}`;
+  return `steps ${done.map((d) => d.step).join(", ")}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
+import { fraction } from "../../grading/states.js";
 import { normaliseName } from "../../crash/describe.js";
 import { judgeRecord } from "../phase2/ledger.js";
 import { SessionFolder, checkSession } from "./sessions.js";
@@ -16,10 +17,11 @@ export const killedSession: CheckDefinition = {
     const whole = await probe.run();
     const problem = checkSession(whole, 10);
     if (problem) return ctx.failed(`A session with no --max-steps, run to the end without a crash: ${problem}.`);
-    const changes = Math.max(1, whole.changes ?? 1);
+    if (!whole.changes) return ctx.failed("A session with no --max-steps, run to the end, made no change to the disk at all: it never wrote a checkpoint.");
+    const changes = whole.changes;
     const found = await findCounterexample(
       ctx,
-      fc.record({ at: fc.integer({ min: 1, max: changes }), fraction: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }) }),
+      fc.record({ at: fc.integer({ min: 1, max: changes }), fraction: fraction() }),
       async ({ at, fraction }) => {
         const folder = new SessionFolder(ctx);
         const killed = await folder.run(undefined, { nthChange: at, fraction });

@@ -75,7 +75,9 @@ export function checkSession(o: ProgramOutcome & { command: string }, stepsDone:
   try {
     parsed = JSON.parse(line);
   } catch {}
-  if (!parsed || typeof parsed !== "object") return `the last line \`${o.command}\` printed is ${line ? JSON.stringify(clip(line)) : "empty"}; expected a JSON line like ${expected}`;
+  if (!parsed || typeof parsed !== "object") {
+    return `\`${o.command}\` ${line ? `printed ${JSON.stringify(clip(line))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
+  }
   if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(line)}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
   return null;
 }
