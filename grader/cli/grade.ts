@@ -36,6 +36,8 @@ async function main(): Promise<number> {
     console.error(`grade: --only ${unknown.join(", ")}: no such deliverable or check in the rubric`);
     return 2;
   }
+  // A report left by an earlier grade must not pass for this one if this one cannot finish.
+  for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   const tmpBase = otherFileSystem(work);
@@ -49,6 +51,7 @@ async function main(): Promise<number> {
       seed: args.seed ?? rubric.seed,
       only: withRequirements(rubric, args.only),
       replayPath: args.replay,
+      replayCheck: args.replay ? args.only[0] : undefined,
       rubric,
     };
     const report = scrubReport(await grade(config, started), [work, REPO_ROOT + path.sep, targetDir + path.sep]);

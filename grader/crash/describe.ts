@@ -62,7 +62,7 @@ function fdPath(trace: Trace, index: number, fd: number): string {
 export function describeDisk(disk: DiskEntry[]): string {
   if (disk.length === 0) return "no files";
   return disk
-    .map((f) => (f.preview.startsWith("a link to ") && f.size === 0 ? `${normaliseName(f.path)} (${f.preview})` : `${normaliseName(f.path)} (${f.size} bytes${f.size ? `: ${JSON.stringify(f.preview)}` : ""})`))
+    .map((f) => (f.preview.startsWith("a link to ") && f.size === 0 ? `${normaliseName(f.path)} (${f.preview})` : `${normaliseName(f.path)} (${f.size} byte${f.size === 1 ? "" : "s"}${f.size ? `: ${JSON.stringify(f.preview)}` : ""})`))
     .join(", ");
 }
 

@@ -15,8 +15,9 @@ export interface GradeConfig {
   seed: number;
   /** Deliverable or check ids to run; empty means all enabled ones. */
   only: string[];
-  /** A fast-check path to replay one counterexample (with a single check in `only`). */
+  /** A fast-check path to replay one counterexample of the check `replayCheck`. */
   replayPath?: string;
+  replayCheck?: string;
   rubric: Rubric;
 }
 

@@ -32,7 +32,7 @@ export async function findCounterexample<T>(
     seed: ctx.seed,
     numRuns: options.numRuns,
     examples: (options.examples ?? []).map((e) => [e] as [T]),
-    path: ctx.config.replayPath,
+    path: ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined,
   });
   if (!details.failed) return null;
   if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;

@@ -83,6 +83,8 @@ export function scrubPaths(text: string, root: string): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{10,}\b/gi, "*");
 }
 
+/** The start of `text`, as a string of its own (a slice would keep all of `text` alive). */
 export function clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + "…";
+  const start = text.length <= max ? text : text.slice(0, max - 1) + "…";
+  return Buffer.from(start, "utf16le").toString("utf16le");
 }

@@ -49,9 +49,9 @@ export class Sandbox {
   }
 
   /** For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`, report the calls. */
-  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = []): Promise<ManyReply[]> {
+  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = [], pid?: number): Promise<ManyReply[]> {
     this.crashStates += cuts.length;
-    return (await this.request({ type: "runMany", module, base, traceId, cuts, steps }, cuts.length)) as ManyReply[];
+    return (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid }, cuts.length)) as ManyReply[];
   }
 
   /** The trace kept under `traceId`. */

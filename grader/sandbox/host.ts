@@ -55,7 +55,7 @@ export class Host {
         const results = [];
         for (const cut of req.cuts) {
           const from = [...req.base, { traceId: req.traceId, cut }];
-          const reply = await this.run(req.module, { from, steps: req.steps }, false, false);
+          const reply = await this.run(req.module, { from, steps: req.steps, pid: req.pid }, false, false);
           results.push({ results: reply.results, effects: reply.effects });
         }
         return results;
@@ -80,7 +80,7 @@ export class Host {
       this.recorder = new Recorder(root, undefined, undefined, record);
       process.chdir(path.join(root, "cwd"));
       process.env.TMPDIR = path.join(root, "tmp");
-      const results = this.runSteps(module, scenario.steps, root);
+      const results = this.runSteps(module, scenario.steps, root, scenario.pid);
       await this.pending.settle();
       const trace = record ? this.recorder.trace() : undefined;
       this.recorder.closeLeftovers();
@@ -95,15 +95,17 @@ export class Host {
     }
   }
 
-  private runSteps(module: string, steps: Step[], root: string) {
+  private runSteps(module: string, steps: Step[], root: string, firstPid?: number) {
     const results = [];
     let exports: Record<string, unknown> | Error | null = null;
+    let pid = firstPid;
     for (const step of steps) {
       if ("fresh" in step) exports = null;
       else if ("mark" in step) this.recorder!.mark(step.mark);
       else if ("put" in step) putFile(this.fs, path.join(root, step.put), step.content);
       else {
-        exports ??= this.instantiate(module);
+        exports ??= this.instantiate(module, pid);
+        pid = undefined;
         this.recorder!.mark(`call:${step.call}`);
         results.push(runCall(exports, step.call, resolveArgs(step.args, root), root));
         this.recorder!.mark(`return:${step.call}`);
@@ -113,9 +115,10 @@ export class Host {
   }
 
   /** A fresh module instance with its own simulated process id, or the error its import threw. */
-  private instantiate(module: string): Record<string, unknown> | Error {
+  private instantiate(module: string, pid?: number): Record<string, unknown> | Error {
     try {
-      this.currentPid = this.nextPid++;
+      this.currentPid = pid ?? this.nextPid++;
+      this.recorder?.mark(`pid:${this.currentPid}`);
       return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));

@@ -58,12 +58,14 @@ export interface Scenario {
    */
   from?: CrashPoint[];
   steps: Step[];
+  /** The process id of the scenario's first instance (to replay a restart that got the crashed process's id). */
+  pid?: number;
 }
 
 export type Request =
   | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean }
   /** Replies with a `ManyReply` per cut. */
-  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[] }
+  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[]; pid?: number }
   | { type: "putTrace"; traceId: string; trace: Trace }
   | { type: "ping" };
 

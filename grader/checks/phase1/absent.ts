@@ -1,11 +1,15 @@
 // phase1.absent: loading where no checkpoint was ever written returns null.
 import type { CheckDefinition } from "../../grading/harness.js";
-import { checkLoad, load } from "./calls.js";
+import { checkLoad, load, write } from "./calls.js";
 
 const CASES = [
   { where: "an empty folder", steps: [load()] },
   { where: "a folder holding only other files", steps: [{ put: "work/notes.txt", content: "hello" }, load()] },
   { where: "a subfolder with no checkpoint", steps: [{ put: "work/run-2/notes.txt", content: "" }, load({ $path: "work/run-2/state.json" })] },
+  {
+    where: "a folder where this process had just saved a checkpoint under another name (run-1.json)",
+    steps: [write({ step: 7 }, { $path: "work/run-1.json" }), load({ $path: "work/run-2.json" })],
+  },
 ];
 
 export const absent: CheckDefinition = {
@@ -14,7 +18,7 @@ export const absent: CheckDefinition = {
     const box = ctx.sandbox();
     for (const c of CASES) {
       const { results } = await box.run("checkpoint", { steps: c.steps });
-      const problem = checkLoad(results[0]!, [{ label: "", state: null }]);
+      const problem = checkLoad(results.at(-1)!, [{ label: "", state: null }]);
       if (problem) return ctx.failed(`Called loadCheckpoint on a path in ${c.where}, where nothing was ever written.\n${problem}`);
     }
     return ctx.passed();

@@ -36,7 +36,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
   const allowed = old === NONE
-    ? [{ label: "null (no checkpoint yet)", state: null }, { label: "the new state", state: next }]
+    ? [{ label: "", state: null }, { label: "the new state", state: next }]
     : [{ label: "the old state", state: old }, { label: "the new state", state: next }];
   const setting = old === NONE
     ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`

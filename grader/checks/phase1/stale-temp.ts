@@ -1,6 +1,7 @@
 // phase1.stale-temp: whatever a crash inside atomicCheckpoint left behind (a temp file, a torn
 // one), the next process can write the same state again, then a new one, and load each back.
 import fc from "fast-check";
+import type { Trace } from "../../crash/trace.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
@@ -17,22 +18,23 @@ export const staleTemp: CheckDefinition = {
       async ({ old, next, after }) => {
         const w = await recordWindow(box, old, next);
         if (typeof w === "string") return `Could not record a write to crash: ${w}`;
-        // The recovering process loads first (its result is judged by phase1.crash-safety), then
-        // saves the state it was saving when it crashed (a redone step saves the same state), then another.
-        const steps = [load(), write(next), load(), write(after), load(), restart, load()];
-        const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps);
+        // The recovering process loads first (its result is judged by phase1.crash-safety), saves
+        // another state, then the state it was saving when it crashed (a redone step saves the same state).
+        const steps = [load(), write(after), load(), write(next), load(), restart, load()];
+        // The next process gets the crashed one's process id, as a restarted container's PID 1 does.
+        const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps, [], crashedPid(w.trace));
         for (const [i, { results }] of outcomes.entries()) {
+          const first = [{ label: "the state just written", state: after }];
           const again = [{ label: "the state just written", state: next }];
-          const expected = [{ label: "the state just written", state: after }];
           const problem =
-            checkWrite(results[1]!, next) ??
-            checkLoad(results[2]!, again) ??
-            checkWrite(results[3]!, after) ??
-            checkLoad(results[4]!, expected) ??
-            (checkLoad(results[5]!, expected) && `after a further restart, ${checkLoad(results[5]!, expected)}`);
+            checkWrite(results[1]!, after) ??
+            checkLoad(results[2]!, first) ??
+            checkWrite(results[3]!, next) ??
+            checkLoad(results[4]!, again) ??
+            (checkLoad(results[5]!, again) && `after a further restart, ${checkLoad(results[5]!, again)}`);
           if (problem) {
             const story = await crashStory(box, w, w.cuts[i]!);
-            return `${story}\nThe next process loaded, wrote the same state again, then ${showState(after, 60)}: ${problem}.`;
+            return `${story}\nThe next process (with the same process id, as a restarted container gets) loaded, wrote ${showState(after, 60)}, then the state it was writing when it crashed: ${problem}.`;
           }
         }
         return null;
@@ -43,3 +45,12 @@ export const staleTemp: CheckDefinition = {
     return ctx.failed(found.story, found.path);
   },
 };
+
+/** The simulated process id of the instance that made the last call in the trace. */
+function crashedPid(trace: Trace): number | undefined {
+  for (let i = trace.entries.length - 1; i >= 0; i--) {
+    const e = trace.entries[i]!;
+    if (e.kind === "mark" && e.label.startsWith("pid:")) return Number(e.label.slice(4));
+  }
+  return undefined;
+}
