@@ -28,9 +28,9 @@ export function describeResult(name: string, r: CallResult): string {
     case "exited":
       return `${name} ended the process: ${r.detail}`;
     case "missing":
-      return `checkpoint.ts ${r.detail}`;
+      return `${fileOf(name)} ${r.detail}`;
     case "import-failed":
-      return `checkpoint.ts threw while loading: ${r.error.name}: ${r.error.message}`;
+      return `${fileOf(name)} threw while loading: ${r.error.name}: ${r.error.message}`;
   }
 }
 
@@ -44,4 +44,9 @@ export function checkLoad(r: CallResult, allowed: Expected[]): string | null {
   if (r.status === "returned" && allowed.some((a) => r.value.digest === stateDigest(a.state))) return null;
   const expected = allowed.map((a) => `${a.label ? `${a.label} ` : ""}${showState(a.state, 80)}`).join(" or ");
   return `${describeResult("loadCheckpoint", r)}; expected ${expected}`;
+}
+
+/** The target file a function belongs to, for messages about the file itself. */
+function fileOf(call: string): string {
+  return /runTask/.test(call) ? "runner.ts" : "checkpoint.ts";
 }
