@@ -55,6 +55,17 @@ export async function runProcess(
   };
 }
 
+/** The time a real target process gets; generous, so a correct one never meets it. */
+export const PROCESS_TIMEOUT_MS = 60_000;
+
+/** Why a process that should have made all its calls did not, or null; `calls` names them ("its calls"). */
+export function unfinished(p: ProgramOutcome, calls = "its calls"): string | null {
+  if (p.timedOut) return `the process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
+  if (p.signal) return `the process was killed by ${p.signal}`;
+  if (!p.results) return `the process exited with code ${p.exitCode} before ${calls} finished`;
+  return null;
+}
+
 function readJson(file: string): unknown {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));

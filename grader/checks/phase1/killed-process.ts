@@ -5,11 +5,9 @@ import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
-import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, unfinished } from "../../sandbox/program-client.js";
 import type { Step } from "../../sandbox/protocol.js";
 import { checkLoad, checkWrite, load, write } from "./calls.js";
-
-const PROCESS_TIMEOUT_MS = 60_000;
 
 export const killedProcess: CheckDefinition = {
   id: "phase1.killed-process",
@@ -32,14 +30,14 @@ export const killedProcess: CheckDefinition = {
     const fail = (problem: string) => ctx.failed([...story, problem].join("\n"));
 
     const first = await run([write(old)]);
-    const firstProblem = ended(first) ?? checkWrite(first.results![0]!, old);
+    const firstProblem = unfinished(first) ?? checkWrite(first.results![0]!, old);
     if (firstProblem) return fail(`Process 1 wrote the old checkpoint: ${firstProblem}.`);
     story.push(`Process 1 wrote the old checkpoint ${showState(old, 60)}.`);
 
     const killed = await run([write(next)], { nthWrite: 1, fraction: 0.5 });
     ctx.countCrashStates(1);
     if (killed.signal !== "SIGKILL") {
-      const how = ended(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
+      const how = unfinished(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
       return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes through Node's fs"}.`);
     }
     const torn = killed.torn;
@@ -49,25 +47,17 @@ export const killedProcess: CheckDefinition = {
     );
 
     const third = await run([load()]);
-    const loadProblem = ended(third) ?? checkLoad(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }]);
+    const loadProblem = unfinished(third) ?? checkLoad(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }]);
     if (loadProblem) return fail(`Process 3 then ${loadProblem.replace(/^loadCheckpoint/, "called loadCheckpoint, which")}.`);
     story.push("Process 3 loaded the old checkpoint.");
 
     const fourth = await run([write(after), load()]);
-    const writeProblem = ended(fourth) ?? checkWrite(fourth.results![0]!, after) ?? checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
+    const writeProblem = unfinished(fourth) ?? checkWrite(fourth.results![0]!, after) ?? checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
     if (writeProblem) return fail(`Process 4 wrote a new checkpoint over what process 2 left: ${writeProblem}.`);
 
     const fifth = await run([load()]);
-    const lastProblem = ended(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
+    const lastProblem = unfinished(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
     if (lastProblem) return fail(`Process 4 wrote ${showState(after)}. Process 5 then: ${lastProblem}.`);
     return ctx.passed();
   },
 };
-
-/** Why a process that should have run to the end did not, or null. */
-function ended(p: ProgramOutcome): string | null {
-  if (p.timedOut) return `the process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
-  if (p.signal) return `the process was killed by ${p.signal}`;
-  if (!p.results) return `the process exited with code ${p.exitCode} before its calls finished`;
-  return null;
-}

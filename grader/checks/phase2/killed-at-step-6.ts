@@ -5,11 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, unfinished } from "../../sandbox/program-client.js";
 import { judgeRecord, type Done } from "./ledger.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
-
-const PROCESS_TIMEOUT_MS = 60_000;
 
 export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
@@ -31,11 +29,11 @@ export const killedAtStep6: CheckDefinition = {
     const first = await run({ enterStep: 6 });
     ctx.countCrashStates(1);
     if (first.signal !== "SIGKILL") {
-      const how = ended(first) ?? (first.results && checkRunResult(first.results[0]!, 10));
+      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(first.results[0]!, 10));
       return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(6), but it never did${how ? `: ${how}` : ""}.`);
     }
     const second = await run();
-    const problem = ended(second);
+    const problem = unfinished(second, "runTask");
     const done = readEffects(effectsFile);
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
@@ -56,11 +54,4 @@ function stepsByRun(record: Done[]): string | null {
 function readEffects(file: string): SideEffect[] {
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as SideEffect).filter((e) => e.phase === "done");
-}
-
-function ended(p: ProgramOutcome): string | null {
-  if (p.timedOut) return `the process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
-  if (p.signal) return `the process was killed by ${p.signal}`;
-  if (!p.results) return `the process exited with code ${p.exitCode} before runTask returned`;
-  return null;
 }

@@ -5,10 +5,10 @@ import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/program.js";
-import { makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
-const SESSION_TIMEOUT_MS = 60_000;
+
 let folders = 0;
 
 /** A folder where sessions run one after another, sharing one checkpoint. */
@@ -39,7 +39,7 @@ export class SessionFolder {
       argv,
       kill,
       effectsFile: this.effectsFile,
-      timeoutMs: SESSION_TIMEOUT_MS,
+      timeoutMs: PROCESS_TIMEOUT_MS,
     });
     return { ...outcome, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
   }
@@ -67,7 +67,7 @@ export class SessionFolder {
 export function checkSession(o: ProgramOutcome & { command: string }, stepsDone: number): string | null {
   const status = stepsDone >= STEPS ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
-  if (o.timedOut) return `\`${o.command}\` did not finish within ${SESSION_TIMEOUT_MS / 1000} s`;
+  if (o.timedOut) return `\`${o.command}\` did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
   if (o.signal) return `\`${o.command}\` was killed by ${o.signal}`;
   if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${lastLine(o.stderr)}` : ""}`;
   const line = lastLine(o.stdout);
