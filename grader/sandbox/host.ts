@@ -7,10 +7,10 @@ import { replay, type Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import { CompiledTarget } from "./instance.js";
 import { listDisk } from "./disk.js";
+import { runSteps } from "./steps.js";
 import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
-import { resolveArgs, runCall } from "./call.js";
 import { runProgram } from "./program.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
@@ -95,34 +95,16 @@ export class Host {
     }
   }
 
+  /** Runs the steps; the first instance gets `firstPid` (a restart with the crashed process's id), later ones new ids. */
   private runSteps(module: string, steps: Step[], root: string, firstPid?: number) {
-    const results = [];
-    let exports: Record<string, unknown> | Error | null = null;
     let pid = firstPid;
-    for (const step of steps) {
-      if ("fresh" in step) exports = null;
-      else if ("mark" in step) this.recorder!.mark(step.mark);
-      else if ("put" in step) putFile(this.fs, path.join(root, step.put), step.content);
-      else {
-        exports ??= this.instantiate(module, pid);
-        pid = undefined;
-        this.recorder!.mark(`call:${step.call}`);
-        results.push(runCall(exports, step.call, resolveArgs(step.args, root), root));
-        this.recorder!.mark(`return:${step.call}`);
-      }
-    }
-    return results;
-  }
-
-  /** A fresh module instance with its own simulated process id, or the error its import threw. */
-  private instantiate(module: string, pid?: number): Record<string, unknown> | Error {
-    try {
+    const instantiate = () => {
       this.currentPid = pid ?? this.nextPid++;
-      this.recorder?.mark(`pid:${this.currentPid}`);
+      pid = undefined;
+      this.recorder!.mark(`pid:${this.currentPid}`);
       return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
+    };
+    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder! });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -144,12 +126,6 @@ export class Host {
 }
 
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
-/** Writes a file of the grader's through the recording fs, making its folder first. */
-function putFile(recordingFs: typeof fs, file: string, content: string): void {
-  recordingFs.mkdirSync(path.dirname(file), { recursive: true });
-  recordingFs.writeFileSync(file, content);
-}
-
 export class NeedTrace extends Error {
   constructor(readonly traceId: string) {
     super(`trace ${traceId} is not loaded`);

@@ -6,12 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileSink } from "../../lab/task.js";
 import { changesDisk } from "../crash/trace.js";
-import { resolveArgs, runCall, scrubPaths, summarizeError } from "./call.js";
+import { scrubPaths, summarizeError } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { Step } from "./protocol.js";
 import { Recorder, type BeforeOp } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { runSteps } from "./steps.js";
 
 export interface KillRule {
   /** During the n-th write, once `fraction` of its bytes are written. */
@@ -78,26 +79,10 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     }
     return;
   }
-  const results = [];
-  let exports: Record<string, unknown> | Error | null = null;
-  for (const step of config.steps ?? []) {
-    if ("fresh" in step) exports = null;
-    else if ("call" in step) {
-      exports ??= tryInstantiate(() => target.instantiate(context));
-      results.push(runCall(exports, step.call, resolveArgs(step.args, config.root), config.root));
-    }
-  }
+  const results = runSteps(config.steps ?? [], config.root, { instantiate: () => target.instantiate(context), fs: recordingFs, recorder });
   await pending.settle();
   fs.writeFileSync(config.resultFile!, JSON.stringify(results));
   process.exit(0);
-}
-
-function tryInstantiate(make: () => Record<string, unknown>): Record<string, unknown> | Error {
-  try {
-    return make();
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
 }
 
 /** The hook that counts changes to the disk and kills the process at the operation the rule names. */
