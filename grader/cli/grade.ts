@@ -10,6 +10,7 @@ import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/build-host.js";
+import { gradeBoundMs } from "../sandbox/limits.js";
 import { USAGE, parseArgs, type GradeArgs } from "./args.js";
 
 /** Where the last report is always written, besides any --json file. */
@@ -79,7 +80,7 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
     const vitest = await startVitest(
       "test",
       deliverables.map((d) => `grader/checks/${d.id}.grade.ts`),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: 900_000, hookTimeout: 300_000, include: ["grader/checks/*.grade.ts"], maxWorkers: deliverables.length, fileParallelism: true },
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: ["grader/checks/*.grade.ts"], maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );
     await vitest.close();

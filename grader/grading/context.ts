@@ -1,18 +1,24 @@
 // What a check works with: its seed, its sandboxes, and the words for its verdict.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { Sandbox } from "../sandbox/client.js";
+import { Sandbox, SandboxFailure } from "../sandbox/client.js";
+import type { Limits } from "../sandbox/limits.js";
+import { runProcess, type ProcessRequest, type ProgramOutcome } from "../sandbox/program-client.js";
 import type { GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
 
-/** Time for one request to a sandbox; generous, so a correct target never meets it. */
-const REQUEST_TIMEOUT_MS = 30_000;
-const PER_CRASH_STATE_MS = 250;
+let sandboxCount = 0;
 
 export class CheckContext {
   private readonly sandboxes: Sandbox[] = [];
   private extraCrashStates = 0;
+  private readonly abandon = new AbortController();
+  /**
+   * Set once the target met a limit (a call or process timed out, a process died): the check has
+   * failed, and a property stops trying new cases, so each limit costs its time once.
+   */
+  limitHit = false;
 
   constructor(
     readonly config: GradeConfig,
@@ -33,15 +39,34 @@ export class CheckContext {
 
   /** A new sandbox host for the target's modules; closed when the check ends. */
   sandbox(): Sandbox {
-    const work = path.join(this.config.work, `${this.checkId}-${this.sandboxes.length + 1}`);
+    // Unique in the grade: a host killed for its target's sake leaves its folders behind.
+    const work = path.join(this.config.work, `${this.checkId}-${++sandboxCount}`);
     const box = new Sandbox({
       hostFile: this.config.hostFile,
-      config: { modules: this.bundles, targetDir: this.config.targetDir, work, tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)) },
-      timeoutMs: REQUEST_TIMEOUT_MS,
-      perCaseMs: PER_CRASH_STATE_MS,
+      config: {
+        modules: this.bundles,
+        targetDir: this.config.targetDir,
+        work,
+        tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)),
+        callMs: this.limits.callMs,
+      },
+      limits: this.limits,
+      onLimit: () => (this.limitHit = true),
     });
     this.sandboxes.push(box);
     return box;
+  }
+
+  get limits(): Limits {
+    return this.config.rubric.limits;
+  }
+
+  /** Runs the target in a real process of its own, under the limits; killed if the check is abandoned. */
+  async process(req: Omit<ProcessRequest, "limits" | "signal">): Promise<ProgramOutcome> {
+    if (this.abandon.signal.aborted) throw new SandboxFailure("died", "was stopped: the check ran out of time");
+    const outcome = await runProcess(this.config.hostFile, { ...req, limits: this.limits, signal: this.abandon.signal });
+    if (outcome.timedOut || outcome.results?.some((r) => r.status === "timed-out")) this.limitHit = true;
+    return outcome;
   }
 
   /** Counts crash states checked outside a sandbox (real killed processes). */
@@ -71,6 +96,7 @@ export class CheckContext {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.sandboxes.map((s) => s.close()));
+    this.abandon.abort();
+    await Promise.all(this.sandboxes.map((s) => s.retire()));
   }
 }

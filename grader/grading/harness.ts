@@ -1,9 +1,11 @@
 // Turns a deliverable's checks into vitest tests: one test per check, its verdict in `meta`.
 import { beforeAll, describe, inject, test } from "vitest";
 import { SandboxFailure } from "../sandbox/client.js";
+import { formatSeconds } from "../sandbox/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import { prepareTarget, type DeliverableFiles, type PreparedTarget } from "./prepare.js";
+import { sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 
 export interface CheckDefinition {
@@ -39,12 +41,17 @@ export function gradeDeliverable(deliverable: string, files: DeliverableFiles, c
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0 };
   const contexts: CheckContext[] = [];
-  const verdict = await (async (): Promise<Verdict> => {
+  const graded = (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
-    for (const variant of target.variants) {
+    let variants = target.variants;
+    for (let i = 0; i < variants.length; i++) {
+      const variant = variants[i]!;
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
       const outcome = await runOne(check, ctx);
+      // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
+      // only the variant with every earlier file from the reference is still tried.
+      if (ctx.limitHit && i < variants.length - 2) variants = [...variants.slice(0, i + 1), variants.at(-1)!];
       if (outcome.status === "error") return outcome;
       if (outcome.status === "passed") {
         if (!variant.label) return outcome;
@@ -55,8 +62,23 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     }
     return first!;
   })();
+  const verdict = await withinDeadline(graded, config.rubric.limits.checkMs, () => new CheckContext(config, check.id, null).failed(
+    `The check did not finish within ${formatSeconds(config.rubric.limits.checkMs)}, the most one check may take. ` +
+      `Every call into your code was slow without meeting its own limit of ${formatSeconds(config.rubric.limits.callMs)}: is something waiting or retrying in a loop?`,
+  ));
   await Promise.all(contexts.map((c) => c.close()));
   return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0) };
+}
+
+/** The verdict of `work`, or `late()` when it is not there within `ms` (the check is then abandoned). */
+async function withinDeadline(work: Promise<Verdict>, ms: number, late: () => Verdict): Promise<Verdict> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<Verdict>((resolve) => (timer = setTimeout(() => resolve(late()), ms)));
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs one check in one variant; a sandbox that died or hung is the target's failure. */
@@ -64,7 +86,7 @@ async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdic
   try {
     return await check.run(ctx);
   } catch (error) {
-    if (error instanceof SandboxFailure) return ctx.failed(`the target's process ${error.message}`);
+    if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error));
     return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}` };
   }
 }

@@ -23,11 +23,19 @@ export async function findCounterexample<T>(
     try {
       return await test(value);
     } catch (error) {
-      if (error instanceof SandboxFailure) return `The target's process ${error.message}.`;
+      if (error instanceof SandboxFailure) return sandboxStory(error);
       throw new GraderBug(error);
     }
   };
-  const property = fc.asyncProperty(arb, async (value) => (await tell(value)) === null);
+  // Once the target meets a limit (a hang, a death), that case is the counterexample: no other
+  // case runs and nothing shrinks, so a hang costs its time limit once, not once per case.
+  let stopped: { value: T; story: string } | null = null;
+  const property = fc.asyncProperty(arb, async (value) => {
+    if (stopped) return true;
+    const story = await tell(value);
+    if (story !== null && ctx.limitHit) stopped = { value, story };
+    return story === null;
+  });
   const details = await fc.check(property, {
     seed: ctx.seed,
     numRuns: options.numRuns,
@@ -36,6 +44,8 @@ export async function findCounterexample<T>(
   });
   if (!details.failed) return null;
   if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;
+  const stop = stopped as { value: T; story: string } | null;
+  if (stop) return { ...stop, path: details.counterexamplePath!, runs: details.numRuns };
   const [value] = details.counterexample!;
   // Run the shrunk case once more to get its story (a test may have thrown, rather than told one).
   const story = (await tell(value)) ?? "the check failed on this case once, and passed when run again";
@@ -47,4 +57,10 @@ class GraderBug extends Error {
   constructor(readonly cause: unknown) {
     super(String((cause as Error)?.message ?? cause));
   }
+}
+
+/** A sandbox failure as a story: "The process running your code ran out of memory ...". */
+export function sandboxStory(error: SandboxFailure): string {
+  const text = `The process running your code ${error.message}`;
+  return /[.?!)]$/.test(text) ? text : `${text}.`;
 }

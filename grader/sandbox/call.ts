@@ -2,6 +2,7 @@
 import path from "node:path";
 import { canonicalJson, stateDigest } from "../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
+import { CallTimedOut, withTimeLimit } from "./limits.js";
 import { labArg } from "./lab-module.js";
 import type { CallResult, ErrorSummary, ValueSummary } from "./protocol.js";
 
@@ -21,20 +22,26 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
   });
 }
 
-/** Calls `exports[name](...args)` and reports how it ended: returned, threw, exited, or missing. */
-export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string): CallResult {
-  const scrub = (e: ErrorSummary) => ({ ...e, message: scrubPaths(e.message, root) });
+/**
+ * Calls `exports[name](...args)`, stopped after `limitMs`, and reports how it ended: returned,
+ * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
+ */
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limitMs: number, frames: (e: unknown) => string[] = () => []): CallResult {
+  const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, message: scrubPaths(e.message, root), frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
-  if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports)) };
+  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${exports.message}`, importing: true };
+  if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports), exports) };
   const fn = exports[name];
   if (typeof fn !== "function") {
     return { status: "missing", detail: `does not export a function named ${name}` + (fn === undefined ? "" : ` (found ${typeof fn})`) };
   }
   try {
-    return { status: "returned", value: summarizeValue(fn(...args)) };
+    // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
+    return { status: "returned", value: withTimeLimit(() => summarizeValue(fn(...args)), limitMs) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
-    return { status: "threw", error: scrub(summarizeError(error)) };
+    if (error instanceof CallTimedOut) return { status: "timed-out", detail: error.message };
+    return { status: "threw", error: scrub(summarizeError(error), error) };
   }
 }
 

@@ -1,12 +1,13 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import type { Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
+import { deathCause, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
 import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 
-/** The host did not answer in time, or died while answering. */
+/** The host stopped responding, or died while answering (the message says why, in the student's terms). */
 export class SandboxFailure extends Error {
   constructor(
     readonly kind: "timeout" | "died",
@@ -19,9 +20,9 @@ export class SandboxFailure extends Error {
 export interface SandboxOptions {
   hostFile: string;
   config: HostConfig;
-  /** Time allowed for one request; `runMany` gets this much per crash state on top. */
-  timeoutMs: number;
-  perCaseMs: number;
+  limits: Limits;
+  /** Told when the target met a limit (a call timed out, the host died or went silent). */
+  onLimit?: () => void;
 }
 
 /** A host process and the traces it has been given. */
@@ -29,10 +30,13 @@ export class Sandbox {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: () => void }>();
+  /** The call the host started last, for messages about a host that died or went silent. */
+  private lastCall: string | null = null;
   private readonly traces = new Map<string, Trace>();
   private nextTrace = 1;
   private outputTail = "";
+  private retired = false;
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
 
@@ -42,6 +46,7 @@ export class Sandbox {
   async run(module: string, scenario: Scenario, opts: { record?: boolean; listDisk?: boolean } = {}): Promise<RunReply & { traceId?: string }> {
     if (scenario.from?.length) this.crashStates++;
     const reply = (await this.request({ type: "run", module, scenario, record: !!opts.record, listDisk: !!opts.listDisk })) as RunReply;
+    if (reply.results.some((r) => r.status === "timed-out")) this.opts.onLimit?.();
     if (!reply.trace) return reply;
     const traceId = `t${this.nextTrace++}`;
     this.traces.set(traceId, reply.trace);
@@ -50,8 +55,11 @@ export class Sandbox {
 
   /** For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`, report the calls. */
   async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = [], pid?: number): Promise<ManyReply[]> {
-    this.crashStates += cuts.length;
-    return (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid }, cuts.length)) as ManyReply[];
+    const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid })) as ManyReply[];
+    // The host stops a batch at the first recovery that timed out: only the states it ran count.
+    this.crashStates += replies.length;
+    if (replies.some((r) => r.results.some((c) => c.status === "timed-out"))) this.opts.onLimit?.();
+    return replies;
   }
 
   /** The trace kept under `traceId`. */
@@ -62,6 +70,12 @@ export class Sandbox {
   /** The last lines the target printed, for messages. */
   output(): string {
     return this.outputTail;
+  }
+
+  /** Closes the host for good: later requests fail (a check that was abandoned must not start it again). */
+  async retire(): Promise<void> {
+    this.retired = true;
+    await this.close();
   }
 
   async close(): Promise<void> {
@@ -75,55 +89,66 @@ export class Sandbox {
     }
   }
 
-  private async request(req: Request, cases = 0): Promise<unknown> {
-    await this.start();
-    const reply = await this.send(req, this.opts.timeoutMs + cases * this.opts.perCaseMs);
-    if (reply.ok) return reply.value;
-    if (reply.needTrace && this.traces.has(reply.needTrace)) {
-      await this.send({ type: "putTrace", traceId: reply.needTrace, trace: this.traces.get(reply.needTrace)! }, this.opts.timeoutMs);
-      return this.request(req, cases);
+  private async request(req: Request): Promise<unknown> {
+    try {
+      await this.start();
+      const reply = await this.send(req);
+      if (reply.ok) return reply.value;
+      if (reply.needTrace && this.traces.has(reply.needTrace)) {
+        await this.send({ type: "putTrace", traceId: reply.needTrace, trace: this.traces.get(reply.needTrace)! });
+        return this.request(req);
+      }
+      throw new Error(`sandbox host error: ${reply.error}`);
+    } catch (error) {
+      if (error instanceof SandboxFailure) this.opts.onLimit?.();
+      throw error;
     }
-    throw new Error(`sandbox host error: ${reply.error}`);
   }
 
-  private send(req: Request, timeoutMs: number): Promise<Reply> {
+  /** Sends one request; the host is killed when it stays silent too long (a call blocked in a system call). */
+  private send(req: Request): Promise<Reply> {
     const id = this.nextId++;
+    const silence = silenceMs(this.opts.limits);
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const expire = () => {
         this.waiting.delete(id);
         void this.close();
-        reject(new SandboxFailure("timeout", `did not finish within ${Math.round(timeoutMs / 1000)} s`));
-      }, timeoutMs);
+        const during = this.lastCall ? ` during ${this.lastCall}` : "";
+        reject(new SandboxFailure("timeout", `stopped responding for ${formatSeconds(silence)}${during} (is a call blocked waiting for something, such as a pipe, a lock or a child process, or did a timer left running never end?)`));
+      };
+      let timer = setTimeout(expire, silence);
       this.waiting.set(id, {
         resolve: (reply) => (clearTimeout(timer), resolve(reply)),
         reject: (error) => (clearTimeout(timer), reject(error)),
+        alive: () => (clearTimeout(timer), (timer = setTimeout(expire, silence))),
       });
+      this.lastCall = null;
       this.child!.send({ id, req });
     });
   }
 
   private start(): Promise<void> {
+    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
     if (this.ready) return this.ready;
-    const child = fork(this.opts.hostFile, ["--serve", JSON.stringify(this.opts.config)], {
-      serialization: "advanced",
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      execArgv: ["--max-old-space-size=2048"],
-    });
+    const { limits } = this.opts;
+    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)]);
+    const child = spawn(command.file, command.args, { serialization: "advanced", stdio: ["ignore", "pipe", "pipe", "ipc"] });
     this.child = child;
     const keep = (chunk: Buffer) => {
-      this.outputTail = (this.outputTail + chunk.toString()).slice(-2000);
+      this.outputTail = (this.outputTail + chunk.toString()).slice(-4000);
     };
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
-    child.on("message", (msg: { id?: number; reply?: Reply }) => {
+    child.on("message", (msg: { id?: number; reply?: Reply; progress?: string }) => {
       if (msg.id === undefined) return;
       const waiter = this.waiting.get(msg.id);
+      if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive();
       this.waiting.delete(msg.id);
       waiter?.resolve(msg.reply!);
     });
     child.once("exit", (code, signal) => {
       if (this.child === child) (this.child = null), (this.ready = null);
-      const failure = new SandboxFailure("died", signal ? `was killed by ${signal}` : `exited with code ${code}`);
+      const failure = new SandboxFailure("died", hostDeath(code, signal, this.outputTail, limits, this.lastCall));
       for (const waiter of this.waiting.values()) waiter.reject(failure);
       this.waiting.clear();
     });
@@ -134,8 +159,16 @@ export class Sandbox {
         resolve();
       };
       child.on("message", onMessage);
-      child.once("exit", (code, signal) => reject(new SandboxFailure("died", `the sandbox stopped while starting (${signal ?? code})`)));
+      child.once("exit", (code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
     return this.ready;
   }
+}
+
+/** Why the host process ended, in the student's terms, and during which call. */
+function hostDeath(code: number | null, signal: NodeJS.Signals | null, output: string, limits: Limits, call: string | null): string {
+  const during = call ? ` during ${call}` : "";
+  const cause = deathCause(signal, output, limits);
+  if (cause) return `${cause}${during}`;
+  return `exited with code ${code}${during}: the real process.exit was reached (through globalThis.process), which ends the whole process instead of the call`;
 }

@@ -20,6 +20,8 @@ export interface HostConfig {
   targetDir: string;
   /** A folder of the host's own for scenario folders. */
   work: string;
+  /** The time limit of one call into the target. */
+  callMs: number;
   /**
    * A folder on another file system than `work`, when there is one: each scenario's TMPDIR lives
    * there, so a temp file made in os.tmpdir() cannot be renamed over the checkpoint (EXDEV), as
@@ -39,6 +41,8 @@ export class Host {
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
   private nextRoot = 1;
+  /** Tells the grader that the host is still making progress (set per request by the serving loop). */
+  progress: (call: string) => void = () => {};
 
   constructor(readonly config: HostConfig) {}
 
@@ -57,6 +61,8 @@ export class Host {
           const from = [...req.base, { traceId: req.traceId, cut }];
           const reply = await this.run(req.module, { from, steps: req.steps, pid: req.pid }, false, false);
           results.push({ results: reply.results, effects: reply.effects });
+          // A recovery that timed out ends the batch: the grader judges the cases up to it.
+          if (reply.results.some((r) => r.status === "timed-out")) break;
         }
         return results;
       }
@@ -66,6 +72,7 @@ export class Host {
   /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
   async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
     const root = path.join(this.config.work, `s${this.nextRoot++}`);
+    fs.rmSync(root, { recursive: true, force: true });
     // Scenarios run one at a time: they share one TMPDIR on the other file system, emptied after each.
     const otherTmp = this.config.tmpBase;
     for (const sub of ["work", "cwd", ...(otherTmp ? [] : ["tmp"])]) fs.mkdirSync(path.join(root, sub), { recursive: true });
@@ -104,7 +111,8 @@ export class Host {
       this.recorder!.mark(`pid:${this.currentPid}`);
       return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     };
-    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder! });
+    const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
+    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs: this.config.callMs, progress: this.progress, frames });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -134,6 +142,7 @@ export class NeedTrace extends Error {
 
 function serve(host: Host): void {
   process.on("message", async (msg: { id: number; req: Request }) => {
+    host.progress = (call) => process.send!({ id: msg.id, progress: call });
     let reply: Reply;
     try {
       reply = { ok: true, value: await host.handle(msg.req) };
@@ -144,12 +153,25 @@ function serve(host: Host): void {
     }
     process.send!({ id: msg.id, reply });
   });
-  // A callback the target left behind must not take the host down between requests.
+  // What the target prints is kept in memory, not written: output floods cost nothing, and
+  // nothing the target prints can reach the grader. Runtime failures still reach the real stderr.
+  const discard = (_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => done());
+    return true;
+  };
+  process.stdout.write = discard as typeof process.stdout.write;
+  process.stderr.write = discard as typeof process.stderr.write;
+    // A callback the target left behind must not take the host down between requests.
   process.on("uncaughtException", () => {});
+  // The grader went away: nothing is left to answer.
+  process.on("disconnect", () => process.exit(0));
   process.on("unhandledRejection", () => {});
   process.send!({ ready: true });
 }
 
+// The student's frames are picked out of the stack: keep enough of it to reach them.
+Error.stackTraceLimit = 50;
 const [mode, configJson] = process.argv.slice(2);
 if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
 else if (mode === "--program") runProgram(JSON.parse(configJson!));

@@ -7,6 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
+import { StudentFrames } from "./frames.js";
 
 /** Thrown into the target when it calls `process.exit`, so the call ends there. */
 export class TargetExit extends Error {
@@ -32,13 +33,17 @@ const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "proc
 export class CompiledTarget {
   private readonly fn: Function;
   private readonly hostRequire: NodeJS.Require;
+  /** The student's own frames of an error thrown by this bundle. */
+  readonly frames: StudentFrames;
 
   /** `entryFile` is the target file the bundle was made from: import.meta and require.main refer to it. */
   constructor(readonly bundleFile: string, readonly targetDir: string, readonly entryFile: string) {
     const code = fs.readFileSync(bundleFile, "utf8");
     // A target with top-level await arrives as the body of an async function (see target/esm-to-function.ts).
-    const body = code.startsWith(ASYNC_BODY_MARKER) ? `return (async () => {\n${code}\n})();` : code;
-    this.fn = vm.compileFunction(body, PARAMS, { filename: bundleFile });
+    const asyncBody = code.startsWith(ASYNC_BODY_MARKER);
+    const body = asyncBody ? `return (async () => {\n${code}\n})();` : code;
+    this.fn = vm.compileFunction(body, PARAMS, { filename: bundleFile, lineOffset: asyncBody ? -1 : 0 });
+    this.frames = new StudentFrames(bundleFile, code, targetDir);
     this.hostRequire = createRequire(targetDir.endsWith("/") ? targetDir : targetDir + "/");
   }
 

@@ -5,19 +5,23 @@ import fs from "node:fs";
 import path from "node:path";
 import type { KillRule, ProgramConfig } from "./program.js";
 import type { CallResult, Step } from "./protocol.js";
+import { deathCause, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 
 export interface ProgramOutcome {
   exitCode?: number;
   signal?: string;
   timedOut: boolean;
-  /** The end of what the process printed (at most 64 KiB of each stream). */
+  /** The end of what the process printed (the last `outputKiB` of each stream). */
   stdout: string;
   stderr: string;
+  /** How many bytes it printed in all, on both streams. */
+  printed: number;
   results: CallResult[] | null;
   /** How many changes to the disk the target made (when it exited by itself). */
   changes: number | null;
   /** The write that was torn when the process was killed mid-write. */
   torn: { api: string; file: string | null; written: number; of: number } | null;
+  limits: Limits;
 }
 
 /** Makes a scenario folder (work/, tmp/, cwd/) under `root`. */
@@ -26,44 +30,85 @@ export function makeScenarioFolder(root: string): string {
   return root;
 }
 
-/** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`. */
-export async function runProcess(
-  hostFile: string,
-  opts: { bundle: string; entry: string; targetDir: string; root: string; cwd?: string; steps?: Step[]; argv?: string[]; kill?: KillRule; effectsFile?: string; timeoutMs: number },
-): Promise<ProgramOutcome> {
+export interface ProcessRequest {
+  bundle: string;
+  entry: string;
+  targetDir: string;
+  root: string;
+  cwd?: string;
+  steps?: Step[];
+  argv?: string[];
+  kill?: KillRule;
+  effectsFile?: string;
+  limits: Limits;
+  /** Kills the process when the check is abandoned. */
+  signal?: AbortSignal;
+}
+
+/** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`, under the limits. */
+export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProgramOutcome> {
+  const { limits, signal, ...rest } = opts;
   const resultFile = path.join(opts.root, "result.json");
   const killNote = path.join(opts.root, "kill-note.json");
   const statsFile = path.join(opts.root, "stats.json");
   for (const f of [resultFile, killNote, statsFile]) fs.rmSync(f, { force: true });
-  const config: ProgramConfig = { ...opts, resultFile, killNote, statsFile };
-  const run = await execa(process.execPath, ["--max-old-space-size=2048", hostFile, "--program", JSON.stringify(config)], {
+  const config: ProgramConfig = { ...rest, resultFile, killNote, statsFile, callMs: limits.callMs };
+  const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program", JSON.stringify(config)]);
+  const subprocess = execa(command.file, command.args, {
     reject: false,
-    timeout: opts.timeoutMs,
+    timeout: limits.processMs,
+    killSignal: "SIGKILL",
+    cancelSignal: signal,
     stdin: "ignore",
-    maxBuffer: 4 * 1024 * 1024,
-    stripFinalNewline: false,
+    buffer: false,
   });
+  const stdout = new Tail(limits.outputKiB * 1024);
+  const stderr = new Tail(limits.outputKiB * 1024);
+  subprocess.stdout!.on("data", (chunk: Buffer) => stdout.add(chunk));
+  subprocess.stderr!.on("data", (chunk: Buffer) => stderr.add(chunk));
+  const run = await subprocess;
   return {
     exitCode: run.exitCode,
     signal: run.signal,
     timedOut: run.timedOut,
-    stdout: String(run.stdout ?? "").slice(-65536),
-    stderr: String(run.stderr ?? "").slice(-65536),
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    printed: stdout.total + stderr.total,
     results: readJson(resultFile) as CallResult[] | null,
     torn: readJson(killNote) as ProgramOutcome["torn"],
     changes: (readJson(statsFile) as { changes: number } | null)?.changes ?? null,
+    limits,
   };
 }
 
-/** The time a real target process gets; generous, so a correct one never meets it. */
-export const PROCESS_TIMEOUT_MS = 60_000;
-
 /** Why a process that should have made all its calls did not, or null; `calls` names them ("its calls"). */
 export function unfinished(p: ProgramOutcome, calls = "its calls"): string | null {
-  if (p.timedOut) return `the process did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
-  if (p.signal) return `the process was killed by ${p.signal}`;
+  if (p.timedOut) return `the process did not finish within ${formatSeconds(p.limits.processMs)}`;
+  const death = deathCause((p.signal ?? null) as NodeJS.Signals | null, p.stderr, p.limits);
+  if (p.signal || (death && !p.results)) return `the process ${death ?? `was killed by ${p.signal}`}`;
   if (!p.results) return `the process exited with code ${p.exitCode} before ${calls} finished`;
   return null;
+}
+
+/** The last `max` bytes of a stream, and how many it carried in all. */
+class Tail {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  total = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.chunks.push(chunk);
+    this.kept += chunk.length;
+    while (this.chunks.length > 1 && this.kept - this.chunks[0]!.length >= this.max) this.kept -= this.chunks.shift()!.length;
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.max)).toString("utf8");
+  }
 }
 
 function readJson(file: string): unknown {

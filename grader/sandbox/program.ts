@@ -45,6 +45,8 @@ export interface ProgramConfig {
   statsFile?: string;
   /** The working folder (default: the scenario's cwd/). */
   cwd?: string;
+  /** The time limit of one call (in steps mode). */
+  callMs: number;
 }
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
@@ -69,7 +71,8 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     process.argv = [process.argv[0]!, entry, ...config.argv];
     const fail = (error: unknown) => {
       const e = summarizeError(error);
-      process.stderr.write(`${e.name}: ${scrubPaths(e.message, config.root)}\n`);
+      const where = target.frames.of(error)[0];
+      process.stderr.write(`${e.name}: ${scrubPaths(e.message, config.root)}${where ? ` (at ${where})` : ""}\n`);
       process.exitCode = 1;
     };
     try {
@@ -79,7 +82,13 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     }
     return;
   }
-  const results = runSteps(config.steps ?? [], config.root, { instantiate: () => target.instantiate(context), fs: recordingFs, recorder });
+  const results = runSteps(config.steps ?? [], config.root, {
+    instantiate: () => target.instantiate(context),
+    fs: recordingFs,
+    recorder,
+    limitMs: config.callMs,
+    frames: (error) => target.frames.of(error),
+  });
   await pending.settle();
   fs.writeFileSync(config.resultFile!, JSON.stringify(results));
   process.exit(0);

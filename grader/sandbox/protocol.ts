@@ -19,6 +19,11 @@ export type CallResult =
   | { status: "threw"; error: ErrorSummary }
   | { status: "exited"; detail: string }
   | { status: "missing"; detail: string }
+  /**
+   * Stopped by the time limit; `importing` when it was the module's top level. A call after one
+   * that timed out is never made: `skippedAfter` says which ("loadCheckpoint did not return within 5 s").
+   */
+  | { status: "timed-out"; detail: string; importing?: boolean; skippedAfter?: string }
   | { status: "import-failed"; error: ErrorSummary };
 
 export interface ValueSummary {
@@ -36,6 +41,8 @@ export interface ErrorSummary {
   message: string;
   code?: string;
   notImplemented: boolean;
+  /** Where in the student's own files it was thrown, innermost first ("checkpoint.ts:12:5"). */
+  frames?: string[];
 }
 
 /** A file left in the scenario folder, for messages. */

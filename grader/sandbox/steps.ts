@@ -1,8 +1,9 @@
 // Runs a scenario's steps in order, the same way in a serving host and in a real process:
-// fresh instances, marks, the grader's own files, and calls into the target.
+// fresh instances, marks, the grader's own files, and calls into the target, each under a time limit.
 import type realFs from "node:fs";
 import path from "node:path";
 import { resolveArgs, runCall } from "./call.js";
+import { withTimeLimit } from "./limits.js";
 import type { CallResult, Step } from "./protocol.js";
 import type { Recorder } from "./recorder.js";
 
@@ -12,24 +13,36 @@ export interface StepsEnv {
   /** The `fs` the grader's own files go through (recorded, so crash states keep them). */
   fs: typeof realFs;
   recorder: Recorder;
+  /** The time limit of one call, and of one module's top level. */
+  limitMs: number;
+  /** Told before each call into the target, so a watchdog can tell a slow run from a stuck one. */
+  progress?: (call: string) => void;
+  /** The student's own stack frames of an error. */
+  frames?: (error: unknown) => string[];
 }
 
-/** Runs `steps` over the scenario folder `root`; returns what each call did. */
+/** Runs `steps` over the scenario folder `root`; returns what each call did. After a call times out, the rest are skipped. */
 export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult[] {
   const results: CallResult[] = [];
   let exports: Record<string, unknown> | Error | null = null;
+  let stopped: string | null = null;
   for (const step of steps) {
-    if ("fresh" in step) exports = null;
+    if (stopped) {
+      if ("call" in step) results.push({ status: "timed-out", detail: `was never called`, skippedAfter: stopped });
+    } else if ("fresh" in step) exports = null;
     else if ("mark" in step) env.recorder.mark(step.mark);
     else if ("put" in step) {
       const file = path.join(root, step.put);
       env.fs.mkdirSync(path.dirname(file), { recursive: true });
       env.fs.writeFileSync(file, step.content);
     } else {
-      exports ??= importOrError(env.instantiate);
+      env.progress?.(step.call);
+      exports ??= importOrError(() => withTimeLimit(env.instantiate, env.limitMs));
       env.recorder.mark(`call:${step.call}`);
-      results.push(runCall(exports, step.call, resolveArgs(step.args, root), root));
-      env.recorder.mark(`return:${step.call}`);
+      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, env.limitMs, env.frames);
+      results.push(result);
+      if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
+      else env.recorder.mark(`return:${step.call}`);
     }
   }
   return results;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { crashCuts, tearPoints } from "../crash/cuts.js";
 import { changesDisk } from "../crash/trace.js";
 import { buildHost } from "../sandbox/build-host.js";
+import { DEFAULT_LIMITS } from "../sandbox/limits.js";
 import { Sandbox } from "../sandbox/client.js";
 import { CompiledTarget } from "../sandbox/instance.js";
 import { bundleTarget } from "../target/bundle.js";
@@ -27,7 +28,7 @@ async function record(source: string) {
   fs.writeFileSync(path.join(targetDir, "t.ts"), source);
   const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
   if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w") }, timeoutMs: 20_000, perCaseMs: 100 });
+  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: 5_000 }, limits: DEFAULT_LIMITS });
   try {
     const run = await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] }, { record: true, listDisk: true });
     expect(run.results[0]!.status).toBe("returned");

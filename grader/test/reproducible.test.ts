@@ -2,15 +2,21 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { comparable, grade } from "./support/grade.js";
+import { comparable, composeTarget, grade } from "./support/grade.js";
 
 const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
 
 describe("reproducibility", () => {
-  test("grading twice gives identical verdicts, points and messages", async () => {
-    const [a, b] = await Promise.all([grade(FIXTURE, ["--only", "phase1"]), grade(FIXTURE, ["--only", "phase1"])]);
-    expect(a.report).not.toBeNull();
-    expect(comparable(b.report!)).toEqual(comparable(a.report!));
+  test("the whole grade run twice gives identical verdicts, points and messages", async () => {
+    const target = await composeTarget(path.join(REPO_ROOT, FIXTURE));
+    try {
+      const [a, b] = await Promise.all([grade(target.path), grade(target.path)]);
+      expect(a.report).not.toBeNull();
+      expect(a.report!.deliverables.filter((d) => d.status === "graded" && d.points < d.maxPoints).map((d) => d.id)).toEqual(["phase1"]);
+      expect(comparable(b.report!)).toEqual(comparable(a.report!));
+    } finally {
+      await target.cleanup();
+    }
   });
 
   test("the replay command of a failure reproduces the same message", async () => {

@@ -24,14 +24,30 @@ export function describeResult(name: string, r: CallResult): string {
     case "threw":
       return r.error.notImplemented
         ? `${name} is not implemented yet (it threw "${r.error.message}")`
-        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}`;
+        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}${at(r.error.frames)}`;
     case "exited":
       return `${name} ended the process: ${r.detail}`;
     case "missing":
       return `${fileOf(name)} ${r.detail}`;
     case "import-failed":
-      return `${fileOf(name)} threw while loading: ${r.error.name}: ${r.error.message}`;
+      return `${fileOf(name)} threw while loading: ${r.error.name}: ${r.error.message}${at(r.error.frames)}`;
+    case "timed-out":
+      if (r.skippedAfter) return `${name} was never called: before it, ${r.skippedAfter} (${hangHint(r.skippedAfter)})`;
+      if (r.importing) return `${fileOf(name)} did not finish loading: ${r.detail} (is there a loop at its top level?)`;
+      return `${name} ${r.detail} (${hangHint(name)})`;
   }
+}
+
+/** " (at checkpoint.ts:12:7)": where in the student's own code an error was thrown. */
+function at(frames?: string[]): string {
+  return frames?.length ? ` (at ${frames.join(", called from ")})` : "";
+}
+
+/** A question that points at the usual cause of a call that never returns. */
+function hangHint(call: string): string {
+  if (/^loadCheckpoint/.test(call)) return "is there a loop waiting for a file that is not there?";
+  if (/^atomicCheckpoint/.test(call)) return "is there a loop retrying a write, or waiting for a file or a lock?";
+  return "is there a loop that never reaches the last step, or one waiting for a file?";
 }
 
 /** Null when a write returned normally; otherwise what went wrong. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
-import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, unfinished } from "../../sandbox/program-client.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
 import type { Step } from "../../sandbox/protocol.js";
 import { checkLoad, checkWrite, load, write } from "./calls.js";
 
@@ -17,14 +17,13 @@ export const killedProcess: CheckDefinition = {
     const after = { resumed: true, note: "written after the crash" };
     const root = makeScenarioFolder(path.join(ctx.config.work, "killed-process"));
     const run = (steps: Step[], kill?: { nthWrite: number; fraction: number }) =>
-      runProcess(ctx.config.hostFile, {
+      ctx.process({
         bundle: ctx.bundles.checkpoint!,
-      entry: "checkpoint.ts",
+        entry: "checkpoint.ts",
         targetDir: ctx.config.targetDir,
         root,
         steps,
         kill,
-        timeoutMs: PROCESS_TIMEOUT_MS,
       });
     const story: string[] = [];
     const fail = (problem: string) => ctx.failed([...story, problem].join("\n"));

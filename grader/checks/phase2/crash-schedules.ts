@@ -22,7 +22,7 @@ export const crashSchedules: CheckDefinition = {
         for (const { budget, at } of schedule) {
           const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
           const run = await recordRun(box, from, budget);
-          if (typeof run === "string") return `${crashStory(crashes)}\nRun ${crashes.length + 1} failed: ${run}.`;
+          if (typeof run === "string") return [crashStory(crashes), `Run ${crashes.length + 1} failed: ${run}.`].filter(Boolean).join("\n");
           const cuts = allCuts(run);
           crashes.push({ run, cut: cuts[Math.floor(at * cuts.length)]!, budget });
         }

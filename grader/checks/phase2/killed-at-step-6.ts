@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, unfinished } from "../../sandbox/program-client.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
 import { judgeRecord, type Done } from "./ledger.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 
@@ -15,7 +15,7 @@ export const killedAtStep6: CheckDefinition = {
     const root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${ctx.variant?.label.length ?? 0}`));
     const effectsFile = path.join(root, "side-effects.jsonl");
     const run = (kill?: { enterStep: number }) =>
-      runProcess(ctx.config.hostFile, {
+      ctx.process({
         bundle: ctx.bundles.runner!,
         entry: "runner.ts",
         targetDir: ctx.config.targetDir,
@@ -23,7 +23,6 @@ export const killedAtStep6: CheckDefinition = {
         steps: [runTaskStep()],
         kill,
         effectsFile,
-        timeoutMs: PROCESS_TIMEOUT_MS,
       });
 
     const first = await run({ enterStep: 6 });

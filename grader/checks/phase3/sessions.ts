@@ -5,7 +5,8 @@ import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/program.js";
-import { PROCESS_TIMEOUT_MS, makeScenarioFolder, runProcess, type ProgramOutcome } from "../../sandbox/program-client.js";
+import { formatSeconds } from "../../sandbox/limits.js";
+import { makeScenarioFolder, type ProgramOutcome } from "../../sandbox/program-client.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
 
@@ -30,7 +31,7 @@ export class SessionFolder {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
     // Each session starts in an empty working folder of its own: only --checkpoint links them.
     const cwd = fs.mkdtempSync(path.join(this.root, "cwd-"));
-    const outcome = await runProcess(this.ctx.config.hostFile, {
+    const outcome = await this.ctx.process({
       bundle: this.ctx.bundles.session!,
       entry: "session.ts",
       targetDir: this.ctx.config.targetDir,
@@ -39,7 +40,6 @@ export class SessionFolder {
       argv,
       kill,
       effectsFile: this.effectsFile,
-      timeoutMs: PROCESS_TIMEOUT_MS,
     });
     return { ...outcome, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
   }
@@ -67,7 +67,11 @@ export class SessionFolder {
 export function checkSession(o: ProgramOutcome & { command: string }, stepsDone: number): string | null {
   const status = stepsDone >= STEPS ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
-  if (o.timedOut) return `\`${o.command}\` did not finish within ${PROCESS_TIMEOUT_MS / 1000} s`;
+  if (o.timedOut) {
+    const printed = lastLine(o.stdout);
+    const after = printed ? `printed ${clip(printed)} but then` : "";
+    return `\`${o.command}\` ${after} did not finish within ${formatSeconds(o.limits.processMs)} (is a timer, a server or an open handle keeping the process alive?)`.replace("  ", " ");
+  }
   if (o.signal) return `\`${o.command}\` was killed by ${o.signal}`;
   if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${lastLine(o.stderr)}` : ""}`;
   const line = lastLine(o.stdout);

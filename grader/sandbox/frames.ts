@@ -1,0 +1,55 @@
+// The student's own stack frames of an error thrown by their code: the bundle's frames mapped back
+// through its source map, keeping only lines of files in the target folder ("checkpoint.ts:12:7").
+import { SourceMap } from "node:module";
+import path from "node:path";
+
+const MAX_FRAMES = 3;
+const FRAME = /^\s*at (?:(.*?) \()?(.*):(\d+):(\d+)\)?$/;
+
+/** Maps frames of one bundle file to the target's sources. */
+export class StudentFrames {
+  private map: SourceMap | null | undefined;
+
+  constructor(
+    private readonly bundleFile: string,
+    private readonly code: string,
+    private readonly targetDir: string,
+  ) {}
+
+  /** Up to three frames, innermost first, such as "loadCheckpoint (checkpoint.ts:12:7)"; [] when none is the student's. */
+  of(error: unknown): string[] {
+    const stack = error instanceof Error && typeof error.stack === "string" ? error.stack : "";
+    const out: string[] = [];
+    for (const line of stack.split("\n").slice(1)) {
+      const m = FRAME.exec(line);
+      if (!m || m[2] !== this.bundleFile) continue;
+      const frame = this.locate(m[1], Number(m[3]), Number(m[4]));
+      // Endless recursion repeats one frame: show it once.
+      if (frame && frame !== out.at(-1)) out.push(frame);
+      if (out.length === MAX_FRAMES) break;
+    }
+    return out;
+  }
+
+  private locate(fn: string | undefined, line: number, column: number): string | null {
+    const entry = this.sourceMap()?.findEntry(line - 1, column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
+    if (!entry?.originalSource) return null;
+    const source = path.resolve(path.dirname(this.bundleFile), entry.originalSource.replace(/^file:\/\//, ""));
+    const rel = path.relative(this.targetDir, source);
+    if (rel.startsWith("..") || path.isAbsolute(rel) || rel.split(path.sep).includes("node_modules")) return null;
+    const where = `${rel}:${entry.originalLine! + 1}:${entry.originalColumn! + 1}`;
+    const name = fn?.replace(/^(Object|Module)\./, "");
+    return name && !/^(new )?<anonymous>$/.test(name) ? `${name} (${where})` : where;
+  }
+
+  private sourceMap(): SourceMap | null {
+    if (this.map !== undefined) return this.map;
+    const m = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/.exec(this.code);
+    try {
+      this.map = m ? new SourceMap(JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8"))) : null;
+    } catch {
+      this.map = null;
+    }
+    return this.map;
+  }
+}

@@ -1,0 +1,59 @@
+// Hostile submissions (grader/fixtures/hostile): code that hangs, exits, crashes the runtime,
+// floods its output, bombs memory or disk, fakes its output or does not compile. Each grade
+// finishes within the stated bound, writes a valid report in which exactly the expected checks
+// fail (so the other deliverables keep every point), leaves no process behind, and keeps the
+// student's words clean.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { DEFAULT_LIMITS, gradeBoundMs } from "../sandbox/limits.js";
+import { composeTarget, grade, notPassed } from "./support/grade.js";
+
+const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
+
+const fixtures = fs.readdirSync(HOSTILE).map((name) => {
+  const spec = JSON.parse(fs.readFileSync(path.join(HOSTILE, name, "fixture.json"), "utf8")) as { note: string; fails: string[] };
+  return { name, dir: path.join(HOSTILE, name), ...spec };
+});
+
+/** Command lines of running processes that mention `text` (Linux), other than this test's own. */
+function processesMentioning(text: string): string[] {
+  if (!fs.existsSync("/proc/self/cmdline")) return [];
+  return fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).flatMap((pid) => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      return cmd.includes(text) ? [cmd.slice(0, 200)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe.concurrent("hostile fixtures", () => {
+  test.each(fixtures)("$name: $note", async ({ dir, fails }) => {
+    const target = await composeTarget(dir);
+    try {
+      const started = Date.now();
+      const run = await grade(target.path);
+      expect(Date.now() - started).toBeLessThan(gradeBoundMs(DEFAULT_LIMITS));
+      expect(run.stderr).not.toMatch(/grade: /);
+      expect(run.exitCode).toBe(fails.length === 0 ? 0 : 1);
+      const report = run.report!;
+      expect(report.schemaVersion).toBe(1);
+      expect(notPassed(report)).toEqual([...fails].sort());
+      for (const d of report.deliverables.filter((d) => d.status === "graded")) {
+        expect(d.points < d.maxPoints).toBe(d.checks.some((c) => fails.includes(c.id)));
+      }
+      for (const c of report.deliverables.flatMap((d) => d.checks).filter((c) => c.status !== "passed")) {
+        expect(c.status).not.toBe("error");
+        expect(c.message).not.toContain(target.path);
+        expect(c.message).not.toMatch(/\/(dev\/shm|tmp|work)\/|node:internal|host\.cjs|grader\//);
+        expect(c.message!.length).toBeLessThan(3000);
+      }
+      expect(processesMentioning(target.path)).toEqual([]);
+    } finally {
+      await target.cleanup();
+    }
+  });
+});
