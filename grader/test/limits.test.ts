@@ -1,0 +1,95 @@
+// Each limit holds at the sandbox: an endless loop is stopped inside the call, a blocking system
+// call and a real exit end the host (and a new one serves the next request), memory and file
+// bombs fail inside the call, and an error names the student's own line.
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildHost } from "../sandbox/build-host.js";
+import { Sandbox, SandboxFailure } from "../sandbox/client.js";
+import { DEFAULT_LIMITS, type Limits } from "../sandbox/limits.js";
+import type { CallResult } from "../sandbox/protocol.js";
+import { bundleTarget } from "../target/bundle.js";
+
+let work: { path: string; cleanup: () => Promise<void> };
+let hostFile: string;
+
+beforeAll(async () => {
+  work = await dir({ unsafeCleanup: true });
+  hostFile = await buildHost(work.path);
+});
+afterAll(() => work.cleanup());
+
+const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 500, memoryMiB: 512, fileMiB: 2 };
+
+/** A sandbox over a one-file target `t.ts` exporting `run(dir)`; `use` gets it and `call()` to run it. */
+async function withTarget<T>(source: string, use: (call: () => Promise<CallResult[]>, box: Sandbox) => Promise<T>, limits = LIMITS): Promise<T> {
+  const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
+  fs.writeFileSync(path.join(targetDir, "t.ts"), source);
+  const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
+  if (!bundle.ok) throw new Error(bundle.problem);
+  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: limits.callMs }, limits });
+  const call = async () => (await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }, { call: "run", args: [{ $path: "work" }] }] })).results;
+  try {
+    return await use(call, box);
+  } finally {
+    await box.close();
+  }
+}
+
+describe.concurrent("limits", () => {
+  test("an endless loop is stopped after callMs, the next call is not made, and the host lives on", async () => {
+    await withTarget(`let n = 0;\nexport function run() { if (n++ === 0) for (;;) { try {} catch {} } return n; }`, async (call) => {
+      const started = Date.now();
+      const [first, second] = await call();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(first).toEqual({ status: "timed-out", detail: "did not return within 0.5 s" });
+      expect(second).toMatchObject({ status: "timed-out", skippedAfter: "run did not return within 0.5 s" });
+      const again = await call();
+      expect(again[0]!.status).toBe("timed-out"); // a fresh instance: n is 0 again, so it loops again
+    });
+  });
+
+  test("a Buffer bomb fails inside the call, under the memory limit", async () => {
+    await withTarget(`const keep: Buffer[] = [];\nexport function run() { for (;;) keep.push(Buffer.allocUnsafe(64 * 1024 * 1024).fill(1)); }`, async (call) => {
+      const outcome = await call().catch((e: unknown) => e);
+      if (outcome instanceof SandboxFailure) expect(outcome.message).toMatch(/^ran out of memory/);
+      else expect((outcome as CallResult[])[0]).toMatchObject({ status: "threw", error: { name: "RangeError" } });
+    }, { ...LIMITS, callMs: 20_000, memoryMiB: 256 });
+  });
+
+  test("a file written without end fails with EFBIG at the file-size limit", async () => {
+    await withTarget(`import fs from "node:fs";\nexport function run(dir: string) { const fd = fs.openSync(dir + "/big", "w"); for (;;) fs.writeSync(fd, Buffer.alloc(65536)); }`, async (call) => {
+      const [first] = await call();
+      expect(first).toMatchObject({ status: "threw", error: { code: "EFBIG" } });
+    });
+  });
+
+  test("a call blocked in a system call ends the host after the silence limit; a new host serves the next request", async () => {
+    const source = `import fs from "node:fs";\nimport { execFileSync } from "node:child_process";\n` +
+      `export function run(dir: string) { execFileSync("mkfifo", [dir + "/fifo"]); return fs.readFileSync(dir + "/fifo", "utf8"); }`;
+    await withTarget(source, async (call, box) => {
+      const started = Date.now();
+      const failure = await call().catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(SandboxFailure);
+      expect((failure as Error).message).toMatch(/^stopped responding for 6 s during run/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      await expect(box.run("t", { steps: [] })).resolves.toMatchObject({ results: [] });
+    });
+  });
+
+  test("the real process.exit ends the host, and the message says during which call", async () => {
+    await withTarget(`export function run() { (globalThis as any).process.exit(3); }`, async (call, box) => {
+      const failure = await call().catch((e: unknown) => e);
+      expect((failure as Error).message).toMatch(/^exited with code 3 during run: /);
+      await expect(box.run("t", { steps: [] })).resolves.toMatchObject({ results: [] });
+    });
+  });
+
+  test("an error names the student's own line, not the grader's", async () => {
+    await withTarget(`export function run(dir: string) {\n  return helper(dir);\n}\nfunction helper(dir: string) {\n  throw new Error("nope " + dir.length);\n}`, async (call) => {
+      const [first] = await call();
+      expect(first).toMatchObject({ status: "threw", error: { frames: ["helper (t.ts:5:9)", "run (t.ts:2:10)"] } });
+    });
+  });
+});
