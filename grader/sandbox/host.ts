@@ -89,7 +89,8 @@ export class Host {
       process.env.TMPDIR = path.join(root, "tmp");
       const results = this.runSteps(module, scenario.steps, root, scenario.pid);
       await this.pending.settle();
-      const trace = record ? this.recorder.trace() : undefined;
+      // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
+      const trace = record && !results.some((r) => r.status === "timed-out") ? this.recorder.trace() : undefined;
       this.recorder.closeLeftovers();
       return { results, effects: this.recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined };
     } finally {

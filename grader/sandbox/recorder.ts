@@ -6,6 +6,12 @@ import type { Effect, FsOp, Trace, TraceEntry } from "../crash/trace.js";
 /** Called before each operation (with the real descriptor of a write); may kill the process. */
 export type BeforeOp = (op: FsOp, realFd?: number) => void;
 
+/** The most one scenario's trace holds, so a target that calls the file system without end cannot exhaust the grader's memory. */
+export const RECORD_LIMITS = { entries: 100_000, bytes: 64 * 1024 * 1024 };
+
+/** "100,000 file-system calls or 64 MiB written": the record limits in words. */
+export const RECORD_LIMITS_TEXT = `${RECORD_LIMITS.entries.toLocaleString("en-US")} file-system calls or ${RECORD_LIMITS.bytes / 1024 / 1024} MiB written`;
+
 /** Collects the trace of one scenario whose folder is `root`. */
 export class Recorder {
   readonly entries: TraceEntry[] = [];
@@ -21,7 +27,7 @@ export class Recorder {
 
   constructor(
     readonly root: string,
-    readonly limits = { entries: 200_000, bytes: 256 * 1024 * 1024 },
+    readonly limits = RECORD_LIMITS,
     readonly beforeOp?: BeforeOp,
     /** When false, nothing is kept: descriptors are still tracked so leftovers can be closed. */
     readonly keep = true,

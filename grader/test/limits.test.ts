@@ -9,6 +9,7 @@ import { buildHost } from "../sandbox/build-host.js";
 import { Sandbox, SandboxFailure } from "../sandbox/client.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/limits.js";
 import type { CallResult } from "../sandbox/protocol.js";
+import { Recorder } from "../sandbox/recorder.js";
 import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
@@ -84,6 +85,17 @@ describe.concurrent("limits", () => {
       expect((failure as Error).message).toMatch(/^exited with code 3 during run: /);
       await expect(box.run("t", { steps: [] })).resolves.toMatchObject({ results: [] });
     });
+  });
+
+  test("an endless loop of file-system calls is stopped, and a recording never grows past its limits", async () => {
+    await withTarget(`import fs from "node:fs";\nexport function run(dir: string) { for (let i = 0; ; i++) fs.writeFileSync(dir + "/f" + (i % 8), "x".repeat(i % 4096)); }`, async (call) => {
+      const [first] = await call();
+      expect(first).toMatchObject({ status: "timed-out" });
+    });
+    const recorder = new Recorder("/nowhere", { entries: 10, bytes: 100 });
+    for (let i = 0; i < 50; i++) recorder.push({ kind: "write", fd: 1, bytes: Buffer.alloc(30), position: null, api: "writeSync" });
+    expect(recorder.entries.length).toBe(3);
+    expect(recorder.trace().truncated).toBe(true);
   });
 
   test("an error names the student's own line, not the grader's", async () => {

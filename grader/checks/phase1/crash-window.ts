@@ -5,6 +5,7 @@ import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
 import { checkWrite, write, type Expected } from "./calls.js";
 
@@ -32,7 +33,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     if (problem) return problem;
   }
   const trace = run.trace!;
-  if (trace.truncated) return "atomicCheckpoint made more file-system calls than the grader records (200,000 calls or 256 MiB written)";
+  if (trace.truncated) return `atomicCheckpoint made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
   const allowed = old === NONE

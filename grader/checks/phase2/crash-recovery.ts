@@ -5,6 +5,7 @@ import { describeCut } from "../../crash/describe.js";
 import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
 import { describeResult } from "../phase1/calls.js";
 import { doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
@@ -22,7 +23,7 @@ export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?
   const run = await box.run("runner", { from, steps: [runTaskStep(maxSteps)] }, { record: true });
   const r = run.results[0]!;
   if (r.status !== "returned") return describeResult("runTask", r);
-  if (run.trace!.truncated) return "runTask made more file-system calls than the grader records (200,000 calls or 256 MiB written)";
+  if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
   return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
 }
 
