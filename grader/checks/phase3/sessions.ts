@@ -5,7 +5,7 @@ import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/program.js";
-import { formatSeconds } from "../../sandbox/limits.js";
+import { deathCause, formatSeconds } from "../../sandbox/limits.js";
 import { makeScenarioFolder, type ProgramOutcome } from "../../sandbox/program-client.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
@@ -72,8 +72,9 @@ export function checkSession(o: ProgramOutcome & { command: string }, stepsDone:
     const after = printed ? `printed ${clip(printed)} but then` : "";
     return `\`${o.command}\` ${after} did not finish within ${formatSeconds(o.limits.processMs)} (is a timer, a server or an open handle keeping the process alive?)`.replace("  ", " ");
   }
-  if (o.signal) return `\`${o.command}\` was killed by ${o.signal}`;
-  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${lastLine(o.stderr)}` : ""}`;
+  const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
+  if (death) return `\`${o.command}\` ${death}`;
+  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${clip(lastLine(o.stderr))}` : ""}`;
   const line = lastLine(o.stdout);
   let parsed: { status?: unknown; nextStep?: unknown } | null = null;
   try {
