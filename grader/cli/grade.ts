@@ -99,10 +99,15 @@ function scrubReport(report: Report, paths: string[]): Report {
   return report;
 }
 
-/** `--only` plus the checks that selected checks require (their points depend on them). */
+/** `--only` plus the checks that selected checks require, and what those require (their points depend on them). */
 function withRequirements(rubric: Rubric, only: string[]): string[] {
   const out = new Set(only);
-  for (const id of only) for (const r of rubricCheck(rubric, id)?.requires ?? []) out.add(r);
+  const add = (id: string) => {
+    const deliverable = rubric.deliverables.find((d) => d.id === id);
+    const checks = deliverable ? deliverable.checks : [rubricCheck(rubric, id)].filter((c) => c !== undefined);
+    for (const c of checks) for (const r of c.requires ?? []) if (!out.has(r)) out.add(r), add(r);
+  };
+  for (const id of only) add(id);
   return [...out];
 }
 

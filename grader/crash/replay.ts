@@ -2,16 +2,22 @@
 // when `cut.bytes` is set, only that many bytes of the write at `cut.at` (a torn write).
 import fs from "node:fs";
 import path from "node:path";
+import { powerReplay, type PowerPolicy } from "./power-loss.js";
 import type { Trace } from "./trace.js";
 
-/** Where a crash lands: before entry `at`, with `bytes` of that entry's write already on disk. */
+/**
+ * Where a crash lands: before entry `at`, with `bytes` of that entry's write already on disk.
+ * With `power`, it is a power cut, and what was not yet durable went the policy's way.
+ */
 export interface Cut {
   at: number;
   bytes?: number;
+  power?: PowerPolicy;
 }
 
 /** Replays the trace up to `cut` into `root` (a fresh folder), then closes what it opened. */
 export function replay(trace: Trace, cut: Cut, root: string): void {
+  if (cut.power) return powerReplay(trace, cut, cut.power, root);
   const fds = new Map<number, number>();
   const real = (p: string) => (p === "@" ? root : p.startsWith("@/") ? path.join(root, p.slice(2)) : p);
   const fdOf = (id: number) => {

@@ -34,7 +34,10 @@ async function main(): Promise<number> {
         if (!run.report) throw new Error(`grade ${i} of ${t.label} wrote no report (exit ${run.exitCode}):\n${run.stderr.slice(-2000)}`);
         const text = JSON.stringify(comparable(run.report));
         first ??= { report: run.report, text };
-        if (text !== first.text) differing.push(i);
+        if (text !== first.text) {
+          differing.push(i);
+          console.log(`\n  grade ${i} differs from grade 1 in: ${differingChecks(first.report, run.report).join(", ") || "fields outside the checks"}`);
+        }
         process.stdout.write(`\r${t.label}: ${i}/${runs} grades, ${differing.length} different from the first`);
       }
       seconds.sort((a, b) => a - b);
@@ -48,6 +51,13 @@ async function main(): Promise<number> {
     }
   }
   return failures === 0 ? 0 : 1;
+}
+
+/** The ids of checks whose status, points or message differ between two reports. */
+function differingChecks(a: Report, b: Report): string[] {
+  const key = (r: Report) => new Map(r.deliverables.flatMap((d) => d.checks).map((c) => [c.id, JSON.stringify([c.status, c.points, c.message])]));
+  const [ka, kb] = [key(a), key(b)];
+  return [...new Set([...ka.keys(), ...kb.keys()])].filter((id) => ka.get(id) !== kb.get(id));
 }
 
 main().then(

@@ -1,0 +1,36 @@
+// power-loss.durable: once atomicCheckpoint has returned, the new state survives a power cut,
+// whatever became of what the write did not make durable.
+import fc from "fast-check";
+import { findMark } from "../../crash/cuts.js";
+import { POWER_POLICIES } from "../../crash/power-loss.js";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import { jsonState } from "../../grading/states.js";
+import { checkLoad, load } from "../phase1/calls.js";
+import { NONE, recordWindow, type OldState } from "../phase1/crash-window.js";
+import { powerStory } from "./power-window.js";
+
+export const durable: CheckDefinition = {
+  id: "power-loss.durable",
+  async run(ctx) {
+    const box = ctx.sandbox();
+    const found = await findCounterexample(
+      ctx,
+      fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState() }),
+      async ({ old, next }) => {
+        const w = await recordWindow(box, old, next);
+        if (typeof w === "string") return `Could not record a write to cut the power after: ${w}`;
+        const end = findMark(w.trace, "return:atomicCheckpoint", w.start) - 1;
+        const cuts = POWER_POLICIES.map((policy) => ({ at: end, power: { ...policy, settled: w.start } }));
+        const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
+        for (const [i, { results }] of outcomes.entries()) {
+          const problem = checkLoad(results[0]!, [{ label: "the new state", state: next }]);
+          if (problem) return powerStory(box, w, cuts[i]!, end, problem);
+        }
+        return null;
+      },
+      { numRuns: 10, examples: [{ old: { step: 1 }, next: { step: 2 } }, { old: NONE, next: { step: 1 } }] },
+    );
+    return found ? ctx.failed(found.story, found.path) : ctx.passed();
+  },
+};

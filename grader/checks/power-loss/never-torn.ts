@@ -1,0 +1,36 @@
+// power-loss.never-torn: after a power cut at any point inside atomicCheckpoint (unsynced data
+// lost or half kept, folder changes not fsynced lost or kept), loadCheckpoint returns the old
+// state or the new one: never an empty file or garbage.
+import fc from "fast-check";
+import { findMark } from "../../crash/cuts.js";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import { jsonState } from "../../grading/states.js";
+import { checkLoad, load } from "../phase1/calls.js";
+import { NONE, recordWindow, type OldState } from "../phase1/crash-window.js";
+import { powerCuts, powerStory } from "./power-window.js";
+
+export const neverTorn: CheckDefinition = {
+  id: "power-loss.never-torn",
+  async run(ctx) {
+    const box = ctx.sandbox();
+    const found = await findCounterexample(
+      ctx,
+      fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState() }),
+      async ({ old, next }) => {
+        const w = await recordWindow(box, old, next);
+        if (typeof w === "string") return `Could not record a write to cut the power in: ${w}`;
+        const end = findMark(w.trace, "return:atomicCheckpoint", w.start) - 1;
+        const cuts = powerCuts(w.trace, w.start, end);
+        const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
+        for (const [i, { results }] of outcomes.entries()) {
+          const problem = checkLoad(results[0]!, w.allowed);
+          if (problem) return powerStory(box, w, cuts[i]!, end, problem);
+        }
+        return null;
+      },
+      { numRuns: 20, examples: [{ old: { step: 1 }, next: { step: 2 } }, { old: NONE, next: [1, 2, 3] }] },
+    );
+    return found ? ctx.failed(found.story, found.path) : ctx.passed();
+  },
+};

@@ -1,0 +1,66 @@
+// What both power-loss checks share: the power cuts of a recorded atomicCheckpoint, the missing
+// step that explains a failure, and the story of one power cut.
+import { describeCut, describeDisk, normaliseName } from "../../crash/describe.js";
+import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
+import type { Cut } from "../../crash/replay.js";
+import { changesDisk, displayPath, type Trace } from "../../crash/trace.js";
+import type { Sandbox } from "../../sandbox/client.js";
+import type { CrashWindow } from "../phase1/crash-window.js";
+
+/** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */
+export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
+  const points = [from];
+  for (let i = from; i < to; i++) {
+    const e = trace.entries[i]!;
+    if (changesDisk(e) || e.kind === "fsync") points.push(i + 1);
+  }
+  // What was written before the window (the old checkpoint) counts as durable: it was on disk.
+  return points.flatMap((at) => POWER_POLICIES.map((policy) => ({ at, power: { ...policy, settled: from } })));
+}
+
+/**
+ * The step the write is missing, judged from its trace between `from` and `to`: the renamed
+ * file's data not fsynced before the rename onto the checkpoint, or the folder not fsynced after it.
+ */
+export function missingStep(trace: Trace, from: number, to: number, checkpoint = "@/work/checkpoint.json"): string | null {
+  let renameAt = -1;
+  for (let i = from; i < to; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "rename" && e.to === checkpoint) renameAt = i;
+  }
+  if (renameAt === -1) return null;
+  const rename = trace.entries[renameAt] as Extract<Trace["entries"][number], { kind: "rename" }>;
+  const before = modelAt(trace, { at: renameAt }, from);
+  const inode = before.names.get(rename.from);
+  const node = inode === undefined ? undefined : before.nodes.get(inode);
+  if (node?.kind === "file" && !node.data.equals(node.synced)) {
+    return `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
+  }
+  const after = modelAt(trace, { at: to }, from);
+  if (after.durable.get(checkpoint) !== after.names.get(checkpoint)) {
+    return `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive`;
+  }
+  return null;
+}
+
+/** The story of a power cut at `cut` in the window `w`, ending with what the load did (`problem`). */
+export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string): Promise<string> {
+  const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
+  const where = cut.at >= end
+    ? "called, and the power failed right after it returned"
+    : describeCut(w.trace, cut, w.start, "atomicCheckpoint").replace(/^killed/, "interrupted by a power cut");
+  const volatile = modelAt(w.trace, cut).volatile();
+  const missing = missingStep(w.trace, w.start, end);
+  return [
+    missing ? `${capitalize(missing)}.` : "",
+    `${w.setting} ${where}.`,
+    volatile.length ? `Not yet durable at that moment: ${volatile.join("; ")}.` : "",
+    `The power cut went this way: ${describePolicy(cut.power!)}.`,
+    `On disk after the power cut: ${describeDisk(state.disk!)}.`,
+    `On restart, ${problem}.`,
+  ].filter(Boolean).join("\n");
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
