@@ -17,7 +17,7 @@ export const USAGE = `Usage: npm run grade -- [options]
   --seed <n>        the seed for every random choice (default: the rubric's); "random" picks one
   --replay <path>   replay one counterexample (the path printed with a failure); needs --only
   --json <file>     also write the report as JSON to <file>
-  --rubric <file>   use another rubric file (weights, deliverables, seed)
+  --rubric <file>   use another rubric file (weights, deliverables, seed, limits)
   --help            show this text`;
 
 /** Parses the arguments after `npm run grade --`; throws an Error whose message is for the user. */

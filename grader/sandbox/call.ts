@@ -2,7 +2,7 @@
 import path from "node:path";
 import { canonicalJson, stateDigest } from "../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
-import { CallTimedOut, withTimeLimit } from "./limits.js";
+import { CallTimedOut, formatSeconds, withTimeLimit } from "./limits.js";
 import { labArg } from "./lab-module.js";
 import type { CallResult, ErrorSummary, ValueSummary } from "./protocol.js";
 
@@ -26,10 +26,10 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
  * Calls `exports[name](...args)`, stopped after `limitMs`, and reports how it ended: returned,
  * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
  */
-export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limitMs: number, frames: (e: unknown) => string[] = () => []): CallResult {
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limit: CallLimit, frames: (e: unknown) => string[] = () => []): CallResult {
   const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, message: scrubPaths(e.message, root), frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
-  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${exports.message}`, importing: true };
+  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, starved: exports.starved || undefined };
   if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports), exports) };
   const fn = exports[name];
   if (typeof fn !== "function") {
@@ -37,12 +37,22 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   }
   try {
     // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
-    return { status: "returned", value: withTimeLimit(() => summarizeValue(fn(...args)), limitMs) };
+    return { status: "returned", value: withTimeLimit(() => summarizeValue(fn(...args)), limit.ms) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
-    if (error instanceof CallTimedOut) return { status: "timed-out", detail: error.message };
+    if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined };
     return { status: "threw", error: scrub(summarizeError(error), error) };
   }
+}
+
+/** The time limit of a call: `ms` to run, and `nominalMs` for messages (the rubric's, whatever extra time a busy machine got). */
+export interface CallLimit {
+  ms: number;
+  nominalMs: number;
+}
+
+function timedOut(limit: CallLimit): string {
+  return `did not return within ${formatSeconds(limit.nominalMs)}`;
 }
 
 /** A digest and a short preview of a returned value; a digest only for JSON values. */

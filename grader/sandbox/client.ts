@@ -1,6 +1,7 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import type { Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
@@ -110,7 +111,16 @@ export class Sandbox {
     const id = this.nextId++;
     const silence = silenceMs(this.opts.limits);
     return new Promise<Reply>((resolve, reject) => {
+      let extensions = 0;
+      let cpuAtStart = processCpu(this.child?.pid);
       const expire = () => {
+        // A host that is runnable but hardly got a CPU is starved by a busy machine, not stuck.
+        const cpu = processCpu(this.child?.pid);
+        if (cpu && cpuAtStart && cpu.state === "R" && cpu.ms - cpuAtStart.ms < silence / 2 && extensions++ < 3) {
+          cpuAtStart = cpu;
+          timer = setTimeout(expire, silence);
+          return;
+        }
         this.waiting.delete(id);
         void this.close();
         const during = this.lastCall ? ` during ${this.lastCall}` : "";
@@ -120,7 +130,7 @@ export class Sandbox {
       this.waiting.set(id, {
         resolve: (reply) => (clearTimeout(timer), resolve(reply)),
         reject: (error) => (clearTimeout(timer), reject(error)),
-        alive: () => (clearTimeout(timer), (timer = setTimeout(expire, silence))),
+        alive: () => (clearTimeout(timer), (cpuAtStart = processCpu(this.child?.pid)), (timer = setTimeout(expire, silence))),
       });
       this.lastCall = null;
       this.child!.send({ id, req });
@@ -162,6 +172,18 @@ export class Sandbox {
       child.once("exit", (code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
     return this.ready;
+  }
+}
+
+/** A process's scheduling state ("R" runnable, "S" sleeping, ...) and CPU time so far (Linux), or null. */
+function processCpu(pid: number | undefined): { state: string; ms: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0]!, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+  } catch {
+    return null;
   }
 }
 

@@ -71,6 +71,17 @@ export class Host {
 
   /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
   async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
+    // A call that met its time limit while this process hardly ran (a busy machine, not a slow
+    // call) is not the target's fault: the scenario runs again from the start, with more time.
+    const firstPid = this.nextPid;
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.runOnce(module, scenario, record, wantDisk, this.config.callMs * 2 ** attempt);
+      if (attempt === MAX_RETRIES || !reply.results.some((r) => r.status === "timed-out" && r.starved)) return reply;
+      this.nextPid = firstPid;
+    }
+  }
+
+  private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number): Promise<RunReply> {
     const root = path.join(this.config.work, `s${this.nextRoot++}`);
     fs.rmSync(root, { recursive: true, force: true });
     // Scenarios run one at a time: they share one TMPDIR on the other file system, emptied after each.
@@ -87,7 +98,7 @@ export class Host {
       this.recorder = new Recorder(root, undefined, undefined, record);
       process.chdir(path.join(root, "cwd"));
       process.env.TMPDIR = path.join(root, "tmp");
-      const results = this.runSteps(module, scenario.steps, root, scenario.pid);
+      const results = this.runSteps(module, scenario.steps, root, limitMs, scenario.pid);
       await this.pending.settle();
       // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
       const trace = record && !results.some((r) => r.status === "timed-out") ? this.recorder.trace() : undefined;
@@ -104,7 +115,7 @@ export class Host {
   }
 
   /** Runs the steps; the first instance gets `firstPid` (a restart with the crashed process's id), later ones new ids. */
-  private runSteps(module: string, steps: Step[], root: string, firstPid?: number) {
+  private runSteps(module: string, steps: Step[], root: string, limitMs: number, firstPid?: number) {
     let pid = firstPid;
     const instantiate = () => {
       this.currentPid = pid ?? this.nextPid++;
@@ -113,7 +124,7 @@ export class Host {
       return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
-    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs: this.config.callMs, progress: this.progress, frames });
+    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -133,6 +144,9 @@ export class Host {
     return trace;
   }
 }
+
+/** How many times a scenario runs again after a call timed out on a starved process. */
+const MAX_RETRIES = 2;
 
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {

@@ -64,7 +64,11 @@ export function limitedCommand(limits: Limits, file: string, args: string[]): { 
 
 /** Thrown by `withTimeLimit` when the call did not return in time. */
 export class CallTimedOut extends Error {
-  constructor(readonly ms: number) {
+  constructor(
+    readonly ms: number,
+    /** The process had less than half the time on a CPU: the machine was busy, not the call. */
+    readonly starved: boolean,
+  ) {
     super(`did not return within ${formatSeconds(ms)}`);
   }
 }
@@ -80,10 +84,14 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
   const g = globalThis as { __gradeCall?: () => T };
   const outer = g.__gradeCall;
   g.__gradeCall = fn;
+  const cpu = process.cpuUsage();
   try {
     return trampoline.runInThisContext({ timeout: ms }) as T;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") throw new CallTimedOut(ms);
+    if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
+      const used = process.cpuUsage(cpu);
+      throw new CallTimedOut(ms, (used.user + used.system) / 1000 < ms / 2);
+    }
     throw error;
   } finally {
     g.__gradeCall = outer;

@@ -23,7 +23,7 @@ export type CallResult =
    * Stopped by the time limit; `importing` when it was the module's top level. A call after one
    * that timed out is never made: `skippedAfter` says which ("loadCheckpoint did not return within 5 s").
    */
-  | { status: "timed-out"; detail: string; importing?: boolean; skippedAfter?: string }
+  | { status: "timed-out"; detail: string; importing?: boolean; skippedAfter?: string; starved?: boolean }
   | { status: "import-failed"; error: ErrorSummary };
 
 export interface ValueSummary {

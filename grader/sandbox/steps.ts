@@ -13,8 +13,9 @@ export interface StepsEnv {
   /** The `fs` the grader's own files go through (recorded, so crash states keep them). */
   fs: typeof realFs;
   recorder: Recorder;
-  /** The time limit of one call, and of one module's top level. */
+  /** The time limit of one call, and of one module's top level (in messages: `nominalMs`, when it differs). */
   limitMs: number;
+  nominalMs?: number;
   /** Told before each call into the target, so a watchdog can tell a slow run from a stuck one. */
   progress?: (call: string) => void;
   /** The student's own stack frames of an error. */
@@ -37,9 +38,10 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       env.fs.writeFileSync(file, step.content);
     } else {
       env.progress?.(step.call);
-      exports ??= importOrError(() => withTimeLimit(env.instantiate, env.limitMs));
+      const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs };
+      exports ??= importOrError(() => withTimeLimit(env.instantiate, limit.ms));
       env.recorder.mark(`call:${step.call}`);
-      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, env.limitMs, env.frames);
+      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, limit, env.frames);
       results.push(result);
       if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
       else env.recorder.mark(`return:${step.call}`);

@@ -5,12 +5,24 @@
 // student's words clean.
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { dir } from "tmp-promise";
+import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { DEFAULT_LIMITS, gradeBoundMs } from "../sandbox/limits.js";
+import { DEFAULT_RUBRIC } from "../rubric.js";
+import { DEFAULT_LIMITS, gradeBoundMs, type Limits } from "../sandbox/limits.js";
 import { composeTarget, grade, notPassed } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
+
+// Shorter time limits than the defaults keep this suite fast; still generous for correct code.
+const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 2_000, processMs: 15_000 };
+let rubricFile: string;
+beforeAll(async () => {
+  const folder = await dir({ unsafeCleanup: true });
+  rubricFile = path.join(folder.path, "rubric.json");
+  fs.writeFileSync(rubricFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(DEFAULT_RUBRIC, "utf8")), limits: { callMs: LIMITS.callMs, processMs: LIMITS.processMs } }));
+  return () => folder.cleanup();
+});
 
 const fixtures = fs.readdirSync(HOSTILE).map((name) => {
   const spec = JSON.parse(fs.readFileSync(path.join(HOSTILE, name, "fixture.json"), "utf8")) as { note: string; fails: string[] };
@@ -35,8 +47,8 @@ describe.concurrent("hostile fixtures", () => {
     const target = await composeTarget(dir);
     try {
       const started = Date.now();
-      const run = await grade(target.path);
-      expect(Date.now() - started).toBeLessThan(gradeBoundMs(DEFAULT_LIMITS));
+      const run = await grade(target.path, ["--rubric", rubricFile]);
+      expect(Date.now() - started).toBeLessThan(gradeBoundMs(LIMITS));
       expect(run.stderr).not.toMatch(/grade: /);
       expect(run.exitCode).toBe(fails.length === 0 ? 0 : 1);
       const report = run.report!;

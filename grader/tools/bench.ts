@@ -1,0 +1,95 @@
+// `npm run bench`: measures, in one run and side by side,
+//   (a) the crash states the engine checks per second (rebuild a crash state, recover, judge);
+//   (b) the wall time of a full grade of the solution;
+//   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
+//       killed at that point, and another one to load what it left;
+// then how the engine's cost grows with the number of steps and with the size of the state.
+//   npm run bench -- --json bench.json --runs 3
+import { execa } from "execa";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { stateOfSize } from "../grading/states.js";
+import { REPO_ROOT } from "../paths.js";
+import type { Report } from "../report/report.js";
+import { naiveBaseline } from "./bench/baseline.js";
+import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: "3" } } });
+  const runs = Number(values.runs);
+  const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
+  const work = fs.mkdtempSync(path.join(scratch, "checkpoint-bench-"));
+  const box = await openEngine(work);
+  try {
+    const [old, next] = [stateOfSize(8 * KiB, 1), stateOfSize(24 * KiB, 2)];
+    const engine: number[] = [];
+    for (let i = 0; i < runs; i++) engine.push((await statesPerSecond(box, old, next, 3000)).perSecond);
+    line("(a) engine", `${fmt(median(engine))} crash states/s`, engine);
+
+    const baseline = await naiveBaseline(work, old, next, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, Math.max(4, runs * 2)));
+    line("(c) naive baseline", `${fmt(median(baseline), 2)} s per crash state`, baseline);
+
+    const grades: number[] = [];
+    let crashStates = 0;
+    for (let i = 0; i < runs; i++) {
+      const json = path.join(work, "report.json");
+      const started = Date.now();
+      await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json], { cwd: REPO_ROOT });
+      grades.push((Date.now() - started) / 1000);
+      crashStates = (JSON.parse(fs.readFileSync(json, "utf8")) as Report).stats.crashStates;
+    }
+    line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
+
+    const speedup = median(baseline) * median(engine);
+    console.log(`\nengine vs naive baseline, per crash state: ${fmt(speedup)}x faster\n`);
+
+    console.log("cost by number of steps (a long run, recovered to the end from sampled crash points):");
+    const bySteps = [];
+    for (const steps of [10, 100, 1000]) {
+      const cost = await stepsCost(box, steps);
+      bySteps.push({ steps, ...cost });
+      console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state`);
+    }
+    console.log("cost by state size (one atomicCheckpoint, every crash point):");
+    const bySize = [];
+    for (const size of [KiB, 64 * KiB, MiB, 10 * MiB]) {
+      const state = stateOfSize(size, 3);
+      const { perSecond, window } = await statesPerSecond(box, state, stateOfSize(size, 4), Math.max(40, Math.round(2000 * (KiB / size) ** 0.5)));
+      bySize.push({ bytes: size, crashStates: window, perSecond });
+      console.log(`  ${label(size).padStart(7)}: ${window} crash states per write, ${fmt(perSecond)} crash states/s`);
+    }
+
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize };
+    if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
+  } finally {
+    await box.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function label(bytes: number): string {
+  return bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`;
+}
+
+function line(what: string, value: string, samples: number[]): void {
+  console.log(`${what.padEnd(32)} ${value.padEnd(28)} (median of ${samples.length}: ${samples.map((s) => fmt(s, s < 10 ? 2 : 0)).join(", ")})`);
+}
+
+main().catch((error) => {
+  console.error(`bench: ${(error as Error)?.stack ?? error}`);
+  process.exit(1);
+});

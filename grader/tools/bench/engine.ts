@@ -1,0 +1,69 @@
+// The engine's side of the benchmark: a sandbox over the reference solution, and the crash
+// states it checks per second for one checkpoint write, for runs of many steps, for big states.
+import fs from "node:fs";
+import path from "node:path";
+import { crashCuts, findMark } from "../../crash/cuts.js";
+import { SOLUTION_DIR } from "../../paths.js";
+import { buildHost } from "../../sandbox/build-host.js";
+import { Sandbox } from "../../sandbox/client.js";
+import { DEFAULT_LIMITS } from "../../sandbox/limits.js";
+import type { Step } from "../../sandbox/protocol.js";
+import { bundleTarget } from "../../target/bundle.js";
+
+const CHECKPOINT = { $path: "work/checkpoint.json" };
+
+// A run of `steps` steps over a small state, through the reference runner: the cost of a long
+// run without the lab task's growing notes (its state reaches 3 MiB at 1,000 steps).
+const STEPS_TARGET = `
+import { runTask } from ${JSON.stringify(path.join(SOLUTION_DIR, "runner.ts"))};
+export function run(checkpointPath: string, steps: number) {
+  const task = {
+    id: "bench", steps,
+    initialState: () => ({ total: 0, last: "" }),
+    runStep: (step: number, s: { total: number; last: string }) => ({ total: s.total + step, last: (s.last + step).slice(-32) }),
+  };
+  return runTask({ task, checkpointPath });
+}
+`;
+
+/** A sandbox with the reference checkpoint.ts and a long-run target, in `work`. */
+export async function openEngine(work: string): Promise<Sandbox> {
+  const hostFile = await buildHost(work);
+  const targetDir = path.join(work, "target");
+  fs.mkdirSync(targetDir, { recursive: true });
+  fs.writeFileSync(path.join(targetDir, "steps.ts"), STEPS_TARGET);
+  const modules: Record<string, string> = {};
+  for (const [name, dir, file] of [["checkpoint", SOLUTION_DIR, "checkpoint.ts"], ["steps", targetDir, "steps.ts"]] as const) {
+    const bundle = await bundleTarget({ targetDir: dir, file, outFile: path.join(work, `${name}.cjs`) });
+    if (!bundle.ok) throw new Error(bundle.problem);
+    modules[name] = bundle.file;
+  }
+  return new Sandbox({ hostFile, config: { modules, targetDir: SOLUTION_DIR, work: path.join(work, "host"), callMs: 60_000 }, limits: { ...DEFAULT_LIMITS, callMs: 60_000 } });
+}
+
+/** Crash states checked per second over every crash point of atomicCheckpoint(old → next), repeated to about `total` states. */
+export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown, total: number): Promise<{ perSecond: number; window: number }> {
+  const steps: Step[] = [{ call: "atomicCheckpoint", args: [CHECKPOINT, old] }, { call: "atomicCheckpoint", args: [CHECKPOINT, next] }];
+  const run = await box.run("checkpoint", { steps }, { record: true });
+  const trace = run.trace!;
+  const start = findMark(trace, "call:atomicCheckpoint", findMark(trace, "call:atomicCheckpoint"));
+  const cuts = crashCuts(trace, start, trace.entries.length);
+  const batch = Array.from({ length: Math.max(1, Math.round(total / cuts.length)) }, () => cuts).flat();
+  const started = process.hrtime.bigint();
+  await box.runMany("checkpoint", run.traceId!, batch, [{ call: "loadCheckpoint", args: [CHECKPOINT] }]);
+  return { perSecond: batch.length / (Number(process.hrtime.bigint() - started) / 1e9), window: cuts.length };
+}
+
+/** For a run of `steps` steps: its crash points, and the milliseconds to record it and to recover from one crash point to the end. */
+export async function stepsCost(box: Sandbox, steps: number, sample = 60): Promise<{ states: number; recordMs: number; msPerState: number }> {
+  const call: Step = { call: "run", args: [{ $path: "work/task-checkpoint.json" }, steps] };
+  let started = process.hrtime.bigint();
+  const run = await box.run("steps", { steps: [call] }, { record: true });
+  const recordMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (run.results[0]!.status !== "returned" || run.trace!.truncated) throw new Error(`bench: the ${steps}-step run failed: ${JSON.stringify(run.results[0])}`);
+  const cuts = crashCuts(run.trace!, 0, run.trace!.entries.length, [], Number.MAX_SAFE_INTEGER);
+  const picked = Array.from({ length: Math.min(sample, cuts.length) }, (_, k) => cuts[Math.floor((k * cuts.length) / Math.min(sample, cuts.length))]!);
+  started = process.hrtime.bigint();
+  await box.runMany("steps", run.traceId!, picked, [call]);
+  return { states: cuts.length, recordMs, msPerState: Number(process.hrtime.bigint() - started) / 1e6 / picked.length };
+}
