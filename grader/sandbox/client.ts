@@ -1,11 +1,11 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import type { Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
 import { deathCause, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
+import { watchdog } from "./watchdog.js";
 import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
@@ -111,26 +111,16 @@ export class Sandbox {
     const id = this.nextId++;
     const silence = silenceMs(this.opts.limits);
     return new Promise<Reply>((resolve, reject) => {
-      let extensions = 0;
-      let cpuAtStart = processCpu(this.child?.pid);
-      const expire = () => {
-        // A host that is runnable but hardly got a CPU is starved by a busy machine, not stuck.
-        const cpu = processCpu(this.child?.pid);
-        if (cpu && cpuAtStart && cpu.state === "R" && cpu.ms - cpuAtStart.ms < silence / 2 && extensions++ < 3) {
-          cpuAtStart = cpu;
-          timer = setTimeout(expire, silence);
-          return;
-        }
+      const dog = watchdog(() => this.child?.pid, silence, () => {
         this.waiting.delete(id);
         void this.close();
         const during = this.lastCall ? ` during ${this.lastCall}` : "";
         reject(new SandboxFailure("timeout", `stopped responding for ${formatSeconds(silence)}${during} (is a call blocked waiting for something, such as a pipe, a lock or a child process, or did a timer left running never end?)`));
-      };
-      let timer = setTimeout(expire, silence);
+      });
       this.waiting.set(id, {
-        resolve: (reply) => (clearTimeout(timer), resolve(reply)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-        alive: () => (clearTimeout(timer), (cpuAtStart = processCpu(this.child?.pid)), (timer = setTimeout(expire, silence))),
+        resolve: (reply) => (dog.stop(), resolve(reply)),
+        reject: (error) => (dog.stop(), reject(error)),
+        alive: () => dog.reset(),
       });
       this.lastCall = null;
       this.child!.send({ id, req });
@@ -172,18 +162,6 @@ export class Sandbox {
       child.once("exit", (code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
     return this.ready;
-  }
-}
-
-/** A process's scheduling state ("R" runnable, "S" sleeping, ...) and CPU time so far (Linux), or null. */
-function processCpu(pid: number | undefined): { state: string; ms: number } | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0]!, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
-  } catch {
-    return null;
   }
 }
 

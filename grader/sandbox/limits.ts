@@ -24,7 +24,7 @@ export const DEFAULT_LIMITS: Limits = {
   callMs: 5_000,
   processMs: 20_000,
   checkMs: 120_000,
-  memoryMiB: 1024,
+  memoryMiB: 512,
   fileMiB: 64,
   outputKiB: 64,
 };

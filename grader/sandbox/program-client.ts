@@ -6,6 +6,7 @@ import path from "node:path";
 import type { KillRule, ProgramConfig } from "./program.js";
 import type { CallResult, Step } from "./protocol.js";
 import { deathCause, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
+import { watchdog } from "./watchdog.js";
 
 export interface ProgramOutcome {
   exitCode?: number;
@@ -54,23 +55,22 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   for (const f of [resultFile, killNote, statsFile]) fs.rmSync(f, { force: true });
   const config: ProgramConfig = { ...rest, resultFile, killNote, statsFile, callMs: limits.callMs };
   const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program", JSON.stringify(config)]);
-  const subprocess = execa(command.file, command.args, {
-    reject: false,
-    timeout: limits.processMs,
-    killSignal: "SIGKILL",
-    cancelSignal: signal,
-    stdin: "ignore",
-    buffer: false,
+  const subprocess = execa(command.file, command.args, { reject: false, cancelSignal: signal, killSignal: "SIGKILL", stdin: "ignore", buffer: false });
+  let timedOut = false;
+  const dog = watchdog(() => subprocess.pid, limits.processMs, () => {
+    timedOut = true;
+    subprocess.kill("SIGKILL");
   });
   const stdout = new Tail(limits.outputKiB * 1024);
   const stderr = new Tail(limits.outputKiB * 1024);
   subprocess.stdout!.on("data", (chunk: Buffer) => stdout.add(chunk));
   subprocess.stderr!.on("data", (chunk: Buffer) => stderr.add(chunk));
   const run = await subprocess;
+  dog.stop();
   return {
     exitCode: run.exitCode,
     signal: run.signal,
-    timedOut: run.timedOut,
+    timedOut,
     stdout: stdout.text(),
     stderr: stderr.text(),
     printed: stdout.total + stderr.total,
