@@ -146,7 +146,7 @@ export class Host {
 }
 
 /** How many times a scenario runs again after a call timed out on a starved process. */
-const MAX_RETRIES = 2;
+const MAX_RETRIES = 1;
 
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {
