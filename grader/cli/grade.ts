@@ -92,9 +92,13 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
 
 class GraderError extends Error {}
 
-/** Removes machine paths that a target's own error messages may carry into the report. */
+/**
+ * Removes machine paths that a target's own error messages may carry into the report, and shows
+ * control characters (terminal escapes a target may print to paint a fake scoreboard) as text.
+ */
 function scrubReport(report: Report, paths: string[]): Report {
-  const scrub = (text?: string) => paths.reduce((t, p) => t?.split(p).join(""), text);
+  const visible = (t: string) => t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const scrub = (text?: string) => (text === undefined ? text : visible(paths.reduce((t, p) => t.split(p).join(""), text)));
   for (const d of report.deliverables) for (const c of d.checks) c.message = scrub(c.message);
   return report;
 }

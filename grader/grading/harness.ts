@@ -41,14 +41,26 @@ export function gradeDeliverable(deliverable: string, files: DeliverableFiles, c
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0 };
   const contexts: CheckContext[] = [];
-  const graded = (async (): Promise<Verdict> => {
+  const { checkMs, callMs } = config.rubric.limits;
+  const deadline = Date.now() + checkMs;
+  const late = (ctx: CheckContext) => {
+    ctx.limitHit = true;
+    return ctx.failed(
+      `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take. ` +
+        `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`,
+    );
+  };
+  const verdict = await (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
     let variants = target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
-      const outcome = await runOne(check, ctx);
+      // A variant with others after it gets half the time left, so the reference variant always has its turn.
+      const left = deadline - Date.now();
+      const outcome = await withinDeadline(runOne(check, ctx), i === variants.length - 1 ? left : left / 2, () => late(ctx));
+      if (ctx.limitHit) await ctx.close();
       // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
       // only the variant with every earlier file from the reference is still tried.
       if (ctx.limitHit && i < variants.length - 2) variants = [...variants.slice(0, i + 1), variants.at(-1)!];
@@ -62,10 +74,6 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     }
     return first!;
   })();
-  const verdict = await withinDeadline(graded, config.rubric.limits.checkMs, () => new CheckContext(config, check.id, null).failed(
-    `The check did not finish within ${formatSeconds(config.rubric.limits.checkMs)}, the most one check may take. ` +
-      `Every call into your code was slow without meeting its own limit of ${formatSeconds(config.rubric.limits.callMs)}: is something waiting or retrying in a loop?`,
-  ));
   await Promise.all(contexts.map((c) => c.close()));
   return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0) };
 }

@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
-import { deathCause, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
-import { watchdog } from "./watchdog.js";
+import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
+import { killTree, watchdog } from "./watchdog.js";
 import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
@@ -38,6 +38,8 @@ export class Sandbox {
   private nextTrace = 1;
   private outputTail = "";
   private retired = false;
+  /** The host runtime's own process id (its parent is a shell, see limitedCommand). */
+  private runtimePid: number | undefined;
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
 
@@ -85,7 +87,7 @@ export class Sandbox {
     this.ready = null;
     if (child && child.exitCode === null && child.signalCode === null) {
       const gone = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
+      killTree(child.pid, this.runtimePid);
       await gone;
     }
   }
@@ -111,7 +113,7 @@ export class Sandbox {
     const id = this.nextId++;
     const silence = silenceMs(this.opts.limits);
     return new Promise<Reply>((resolve, reject) => {
-      const dog = watchdog(() => this.child?.pid, silence, () => {
+      const dog = watchdog(() => this.runtimePid ?? this.child?.pid, silence, () => {
         this.waiting.delete(id);
         void this.close();
         const during = this.lastCall ? ` during ${this.lastCall}` : "";
@@ -148,13 +150,16 @@ export class Sandbox {
     });
     child.once("exit", (code, signal) => {
       if (this.child === child) (this.child = null), (this.ready = null);
+      // The shell above the runtime ended (the target may have killed its parent): end the runtime too.
+      killTree(this.runtimePid);
       const failure = new SandboxFailure("died", hostDeath(code, signal, this.outputTail, limits, this.lastCall));
       for (const waiter of this.waiting.values()) waiter.reject(failure);
       this.waiting.clear();
     });
     this.ready = new Promise<void>((resolve, reject) => {
-      const onMessage = (msg: { ready?: boolean }) => {
+      const onMessage = (msg: { ready?: boolean; pid?: number }) => {
         if (!msg.ready) return;
+        this.runtimePid = msg.pid;
         child.off("message", onMessage);
         resolve();
       };
@@ -168,7 +173,8 @@ export class Sandbox {
 /** Why the host process ended, in the student's terms, and during which call. */
 function hostDeath(code: number | null, signal: NodeJS.Signals | null, output: string, limits: Limits, call: string | null): string {
   const during = call ? ` during ${call}` : "";
-  const cause = deathCause(signal, output, limits);
+  const died = exitSignal(code, signal);
+  const cause = deathCause(died ?? null, output, limits);
   if (cause) return `${cause}${during}`;
   return `exited with code ${code}${during}: the real process.exit was reached (through globalThis.process), which ends the whole process instead of the call`;
 }

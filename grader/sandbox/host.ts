@@ -182,11 +182,12 @@ function serve(host: Host): void {
   // The grader went away: nothing is left to answer.
   process.on("disconnect", () => process.exit(0));
   process.on("unhandledRejection", () => {});
-  process.send!({ ready: true });
+  process.send!({ ready: true, pid: process.pid });
 }
 
 // The student's frames are picked out of the stack: keep enough of it to reach them.
 Error.stackTraceLimit = 50;
 const [mode, configJson] = process.argv.slice(2);
 if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
-else if (mode === "--program") runProgram(JSON.parse(configJson!));
+// A program's configuration comes on standard input, read before the target's code runs.
+else if (mode === "--program") runProgram(JSON.parse(fs.readFileSync(0, "utf8")));

@@ -2,6 +2,7 @@
 // the process (a time limit on each call), and by the operating system on the whole process
 // (memory and file size), so a Buffer bomb or a file written without end stops where it started.
 import fs from "node:fs";
+import os from "node:os";
 import vm from "node:vm";
 
 export interface Limits {
@@ -52,13 +53,16 @@ const SHELL = "/bin/sh";
 
 /**
  * The command that starts `file args` under the memory and file-size limits: through the shell's
- * `ulimit` where there is one (Linux and macOS), as it is elsewhere.
+ * `ulimit` where there is one (Linux and macOS), as it is elsewhere. A process that dies of a
+ * signal then shows as the shell's exit code 128 + the signal's number (see `exitSignal`).
  */
 export function limitedCommand(limits: Limits, file: string, args: string[]): { file: string; args: string[] } {
   if (process.platform === "win32" || !fs.existsSync(SHELL)) return { file, args };
   const dataKiB = limits.memoryMiB * 1024 + 256 * 1024; // the limit counts the runtime's own memory too
   const fileBlocks = limits.fileMiB * 2048; // ulimit -f counts 512-byte blocks
-  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; exec "$0" "$@"`;
+  // No `exec`: the shell stays as the runtime's parent, so a target that kills its parent process
+  // kills this shell, never the grader. The grader kills the runtime by the id it reports.
+  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; "$0" "$@"`;
   return { file: SHELL, args: ["-c", script, file, ...args] };
 }
 
@@ -112,4 +116,11 @@ export function deathCause(signal: NodeJS.Signals | null, output: string, limits
   if (signal === "SIGKILL") return "was killed by SIGKILL";
   if (signal) return `crashed: the runtime was killed by ${signal}`;
   return null;
+}
+
+/** The signal that ended a process started by `limitedCommand`: its own, or the one its shell reports (exit code 128 + n). */
+export function exitSignal(code: number | null | undefined, signal: string | null | undefined): NodeJS.Signals | undefined {
+  if (signal) return signal as NodeJS.Signals;
+  if (code === null || code === undefined || code <= 128 || code > 128 + 64) return undefined;
+  return (Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0] as NodeJS.Signals | undefined) ?? undefined;
 }

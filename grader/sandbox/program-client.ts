@@ -3,10 +3,11 @@
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
-import type { KillRule, ProgramConfig } from "./program.js";
+import type { SideEffect } from "../../lab/task.js";
+import type { ChannelMessage, KillRule, ProgramConfig } from "./program.js";
 import type { CallResult, Step } from "./protocol.js";
-import { deathCause, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
-import { watchdog } from "./watchdog.js";
+import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
+import { killTree, watchdog } from "./watchdog.js";
 
 export interface ProgramOutcome {
   exitCode?: number;
@@ -18,6 +19,8 @@ export interface ProgramOutcome {
   /** How many bytes it printed in all, on both streams. */
   printed: number;
   results: CallResult[] | null;
+  /** The lab task's side effects, in order, as the process reported them on its channel. */
+  effects: SideEffect[];
   /** How many changes to the disk the target made (when it exited by itself). */
   changes: number | null;
   /** The write that was torn when the process was killed mid-write. */
@@ -40,7 +43,6 @@ export interface ProcessRequest {
   steps?: Step[];
   argv?: string[];
   kill?: KillRule;
-  effectsFile?: string;
   limits: Limits;
   /** Kills the process when the check is abandoned. */
   signal?: AbortSignal;
@@ -49,36 +51,50 @@ export interface ProcessRequest {
 /** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`, under the limits. */
 export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProgramOutcome> {
   const { limits, signal, ...rest } = opts;
-  const resultFile = path.join(opts.root, "result.json");
-  const killNote = path.join(opts.root, "kill-note.json");
-  const statsFile = path.join(opts.root, "stats.json");
-  for (const f of [resultFile, killNote, statsFile]) fs.rmSync(f, { force: true });
-  const config: ProgramConfig = { ...rest, resultFile, killNote, statsFile, callMs: limits.callMs };
-  const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program", JSON.stringify(config)]);
-  const subprocess = execa(command.file, command.args, { reject: false, cancelSignal: signal, killSignal: "SIGKILL", stdin: "ignore", buffer: false });
-  let timedOut = false;
-  const dog = watchdog(() => subprocess.pid, limits.processMs, () => {
-    timedOut = true;
-    subprocess.kill("SIGKILL");
+  const config: ProgramConfig = { ...rest, callMs: limits.callMs };
+  const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program"]);
+  const subprocess = execa(command.file, command.args, {
+    reject: false,
+    input: JSON.stringify(config),
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    buffer: false,
+  });
+  let runtimePid: number | undefined;
+  const outcome: ProgramOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, limits };
+  const kill = () => killTree(subprocess.pid, runtimePid);
+  signal?.addEventListener("abort", kill);
+  const dog = watchdog(() => runtimePid ?? subprocess.pid, limits.processMs, () => {
+    outcome.timedOut = true;
+    kill();
   });
   const stdout = new Tail(limits.outputKiB * 1024);
   const stderr = new Tail(limits.outputKiB * 1024);
   subprocess.stdout!.on("data", (chunk: Buffer) => stdout.add(chunk));
   subprocess.stderr!.on("data", (chunk: Buffer) => stderr.add(chunk));
+  let pending = "";
+  (subprocess.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+    const lines = (pending + chunk.toString("utf8")).split("\n");
+    pending = lines.pop()!; // a process killed mid-message leaves half a line: never read
+    for (const line of lines) {
+      let message: ChannelMessage;
+      try {
+        message = JSON.parse(line) as ChannelMessage;
+      } catch {
+        continue; // not the grader's: the target wrote to the channel itself
+      }
+      if ("pid" in message) runtimePid = message.pid;
+      else if ("effect" in message) outcome.effects.push(message.effect);
+      else if ("results" in message) outcome.results = message.results;
+      else if ("torn" in message) outcome.torn = message.torn;
+      else if ("changes" in message) outcome.changes = message.changes;
+    }
+  });
   const run = await subprocess;
   dog.stop();
-  return {
-    exitCode: run.exitCode,
-    signal: run.signal,
-    timedOut,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    printed: stdout.total + stderr.total,
-    results: readJson(resultFile) as CallResult[] | null,
-    torn: readJson(killNote) as ProgramOutcome["torn"],
-    changes: (readJson(statsFile) as { changes: number } | null)?.changes ?? null,
-    limits,
-  };
+  signal?.removeEventListener("abort", kill);
+  const died = exitSignal(run.exitCode, run.signal);
+  Object.assign(outcome, { exitCode: died ? undefined : run.exitCode, signal: died, stdout: stdout.text(), stderr: stderr.text(), printed: stdout.total + stderr.total });
+  return outcome;
 }
 
 /** Why a process that should have made all its calls did not, or null; `calls` names them ("its calls"). */
@@ -108,13 +124,5 @@ class Tail {
   text(): string {
     const all = Buffer.concat(this.chunks);
     return all.subarray(Math.max(0, all.length - this.max)).toString("utf8");
-  }
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch {
-    return null;
   }
 }

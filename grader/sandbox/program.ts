@@ -4,12 +4,12 @@
 // runs the target as a program with a command line (a Phase 3 session).
 import fs from "node:fs";
 import path from "node:path";
-import { fileSink } from "../../lab/task.js";
+import type { SideEffect } from "../../lab/task.js";
 import { changesDisk } from "../crash/trace.js";
 import { scrubPaths, summarizeError } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
-import type { Step } from "./protocol.js";
+import type { CallResult, Step } from "./protocol.js";
 import { Recorder, type BeforeOp } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runSteps } from "./steps.js";
@@ -35,32 +35,44 @@ export interface ProgramConfig {
   steps?: Step[];
   argv?: string[];
   kill?: KillRule;
-  /** Where the lab task appends its side effects (one JSON line each). */
-  effectsFile?: string;
-  /** Where to write the calls' results as JSON (never to stdout, which the target shares). */
-  resultFile?: string;
-  /** Where to note which operation was torn, just before the kill. */
-  killNote?: string;
-  /** Where to write, at exit, how many changes to the disk the target made. */
-  statsFile?: string;
   /** The working folder (default: the scenario's cwd/). */
   cwd?: string;
   /** The time limit of one call (in steps mode). */
   callMs: number;
 }
 
+/**
+ * What the process tells the grader, one JSON line each on descriptor 3 (a pipe): the lab's side
+ * effects as they happen, the calls' results, the write torn by a kill, and the changes made.
+ * Nothing goes through files the target could find and rewrite, and the configuration arrives
+ * on standard input, so it is not on the command line either.
+ */
+export type ChannelMessage =
+  | { effect: SideEffect }
+  | { results: CallResult[] }
+  | { torn: { api: string; file: string | null; written: number; of: number } }
+  | { changes: number }
+  /** The runtime's own process id (its parent is a shell, see limitedCommand). */
+  | { pid: number };
+
+export const CHANNEL_FD = 3;
+
+function tell(message: ChannelMessage): void {
+  fs.writeSync(CHANNEL_FD, JSON.stringify(message) + "\n");
+}
+
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
 export async function runProgram(config: ProgramConfig): Promise<void> {
+  tell({ pid: process.pid });
   const kill = config.kill ?? {};
   const pending = new PendingOps();
   const counter = { changes: 0 };
   const recorder = new Recorder(config.root, undefined, killHook(config, kill, counter), false);
-  if (config.statsFile) process.on("exit", () => fs.writeFileSync(config.statsFile!, JSON.stringify(counter)));
+  process.on("exit", () => tell({ changes: counter.changes }));
   const recordingFs = createRecordingFs(() => recorder, pending);
-  const sink = config.effectsFile ? fileSink(config.effectsFile) : () => {};
   const lab = labModule((effect) => {
-    if (effect.phase === "enter" && effect.step === kill.enterStep) die(config, { api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
-    sink(effect);
+    if (effect.phase === "enter" && effect.step === kill.enterStep) die({ api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
+    tell({ effect });
   }, () => process.pid);
   process.chdir(config.cwd ?? path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
@@ -90,7 +102,7 @@ export async function runProgram(config: ProgramConfig): Promise<void> {
     frames: (error) => target.frames.of(error),
   });
   await pending.settle();
-  fs.writeFileSync(config.resultFile!, JSON.stringify(results));
+  tell({ results });
   process.exit(0);
 }
 
@@ -107,13 +119,13 @@ function killHook(config: ProgramConfig, kill: KillRule, counter: { changes: num
       fs.writeSync(realFd, op.bytes, 0, written, op.position);
     }
     const file = isWrite && realFd !== undefined ? openedPath(realFd, config.root) : "path" in op ? op.path.replace(/^@\/(work\/)?/, "") : null;
-    die(config, { api: op.api, file, written, of: isWrite ? op.bytes.byteLength : 0 });
+    die({ api: op.api, file, written, of: isWrite ? op.bytes.byteLength : 0 });
   };
 }
 
-/** Notes what was being done, then kills this process for real. */
-function die(config: ProgramConfig, note: { api: string; file: string | null; written: number; of: number }): never {
-  if (config.killNote) fs.writeFileSync(config.killNote, JSON.stringify(note));
+/** Tells the grader what was being done, then kills this process for real. */
+function die(torn: { api: string; file: string | null; written: number; of: number }): never {
+  tell({ torn });
   process.kill(process.pid, "SIGKILL");
   throw new Error("unreachable: SIGKILL did not stop the process");
 }

@@ -50,3 +50,30 @@ function processCpu(pid: number | undefined): { state: string; ms: number } | nu
     return null;
   }
 }
+
+/** SIGKILLs `pids` and every process below them that is still their descendant (Linux), quietly. */
+export function killTree(...pids: (number | undefined)[]): void {
+  pids = pids.filter((pid) => pid === undefined || stillRunning(pid));
+  const all: number[] = [];
+  const walk = (pid: number) => {
+    all.push(pid);
+    try {
+      for (const child of fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) walk(Number(child));
+    } catch {}
+  };
+  for (const pid of pids) if (pid) walk(pid);
+  for (const pid of all.reverse()) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+}
+
+/** False for a process id that has ended (or was reused by a program other than the grader's host). */
+function stillRunning(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("host.cjs") || fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "sh";
+  } catch {
+    return process.platform !== "linux";
+  }
+}

@@ -1,9 +1,7 @@
 // phase2.killed-at-step-6: the handout's scenario with real processes. The first is killed with
 // SIGKILL the moment runStep(6) is entered; the second resumes, runs steps 6 to 10, and no step
 // runs twice.
-import fs from "node:fs";
 import path from "node:path";
-import type { SideEffect } from "../../../lab/task.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
 import { judgeRecord, type Done } from "./ledger.js";
@@ -13,7 +11,6 @@ export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
   async run(ctx) {
     const root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${ctx.variant?.label.length ?? 0}`));
-    const effectsFile = path.join(root, "side-effects.jsonl");
     const run = (kill?: { enterStep: number }) =>
       ctx.process({
         bundle: ctx.bundles.runner!,
@@ -22,7 +19,6 @@ export const killedAtStep6: CheckDefinition = {
         root,
         steps: [runTaskStep()],
         kill,
-        effectsFile,
       });
 
     const first = await run({ enterStep: 6 });
@@ -33,7 +29,7 @@ export const killedAtStep6: CheckDefinition = {
     }
     const second = await run();
     const problem = unfinished(second, "runTask");
-    const done = readEffects(effectsFile);
+    const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
     const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, 10);
@@ -48,9 +44,4 @@ function stepsByRun(record: Done[]): string | null {
   const second = record.filter((d) => d.run === 2).map((d) => d.step);
   if (first.join() === "1,2,3,4,5" && second.join() === "6,7,8,9,10") return null;
   return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10]`;
-}
-
-function readEffects(file: string): SideEffect[] {
-  if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as SideEffect).filter((e) => e.phase === "done");
 }

@@ -1,13 +1,15 @@
 // phase3.after-completion: a session started after the task is done runs no step, exits 0 and
 // says so: {"status":"done","nextStep":11}.
 import type { CheckDefinition } from "../../grading/harness.js";
+import { judgeRecord } from "../phase2/ledger.js";
 import { SessionFolder, checkSession } from "./sessions.js";
 
 export const afterCompletion: CheckDefinition = {
   id: "phase3.after-completion",
   async run(ctx) {
     const folder = new SessionFolder(ctx);
-    const first = checkSession(await folder.run(), 10);
+    // The first session must really do the task: a session that only says "done" finishes nothing.
+    const first = checkSession(await folder.run(), 10) ?? judgeRecord(folder.record(), [], "session");
     if (first) return ctx.failed(`A first session, with no --max-steps, was to run the whole task: ${first}.`);
     const before = folder.entered();
     const again = await folder.run(3);

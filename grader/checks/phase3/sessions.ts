@@ -1,5 +1,5 @@
 // Phase 3 sessions as real processes: `session --checkpoint <file> [--max-steps <n>]`, each one
-// a process of its own over the same folder, with the lab's side effects kept in a file.
+// a process of its own over the same folder; the lab's side effects come back on each process's channel.
 import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
@@ -15,14 +15,14 @@ let folders = 0;
 /** A folder where sessions run one after another, sharing one checkpoint. */
 export class SessionFolder {
   private readonly root: string;
-  private readonly effectsFile: string;
+  /** The side effects the sessions reported so far, in order (kept by the grader, out of the target's reach). */
+  private readonly effects: SideEffect[] = [];
   readonly checkpoint: string;
   /** Process ids in the order their sessions started, to name them "session 1", "session 2". */
   private readonly pids: number[] = [];
 
   constructor(private readonly ctx: CheckContext) {
     this.root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${++folders}`));
-    this.effectsFile = path.join(this.root, "side-effects.jsonl");
     this.checkpoint = path.join(this.root, "work", "task-checkpoint.json");
   }
 
@@ -39,24 +39,20 @@ export class SessionFolder {
       cwd,
       argv,
       kill,
-      effectsFile: this.effectsFile,
     });
+    this.effects.push(...outcome.effects);
     return { ...outcome, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
   }
 
   /** The side effects performed so far, each named by the session (1, 2, ...) that performed it. */
   record(): Done[] {
-    if (!fs.existsSync(this.effectsFile)) return [];
-    const lines = fs.readFileSync(this.effectsFile, "utf8").split("\n").filter(Boolean);
-    const effects = lines.map((l) => JSON.parse(l) as SideEffect);
-    for (const e of effects) if (!this.pids.includes(e.pid)) this.pids.push(e.pid);
-    return effects.filter((e) => e.phase === "done").map((e) => ({ step: e.step, input: e.input, output: e.output, run: this.pids.indexOf(e.pid) + 1 }));
+    for (const e of this.effects) if (!this.pids.includes(e.pid)) this.pids.push(e.pid);
+    return this.effects.filter((e) => e.phase === "done").map((e) => ({ step: e.step, input: e.input, output: e.output, run: this.pids.indexOf(e.pid) + 1 }));
   }
 
   /** How many steps have entered runStep in total (the kill needs to know that nothing more ran). */
   entered(): number {
-    if (!fs.existsSync(this.effectsFile)) return 0;
-    return fs.readFileSync(this.effectsFile, "utf8").split("\n").filter((l) => l.includes('"enter"')).length;
+    return this.effects.filter((e) => e.phase === "enter").length;
   }
 }
 
@@ -74,7 +70,7 @@ export function checkSession(o: ProgramOutcome & { command: string }, stepsDone:
   }
   const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
   if (death) return `\`${o.command}\` ${death}`;
-  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastLine(o.stderr) ? `: ${clip(lastLine(o.stderr))}` : ""}`;
+  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastErrorLine(o.stderr) ? `: ${clip(lastErrorLine(o.stderr))}` : ""}`;
   const line = lastLine(o.stdout);
   let parsed: { status?: unknown; nextStep?: unknown } | null = null;
   try {
@@ -89,6 +85,11 @@ export function checkSession(o: ProgramOutcome & { command: string }, stepsDone:
 
 function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
+}
+
+/** The last line of an error output that says something: not Node's own "Node.js v20..." footer. */
+function lastErrorLine(text: string): string {
+  return text.split("\n").map((l) => l.trim()).filter((l) => l && !/^Node\.js v\d/.test(l)).at(-1) ?? "";
 }
 
 function clip(text: string): string {
