@@ -3,6 +3,7 @@
 // states to rebuild and recover from. It judges nothing: it reports what happened.
 import fs from "node:fs";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { replay, type Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import { CompiledTarget } from "./instance.js";
@@ -155,7 +156,18 @@ export class NeedTrace extends Error {
   }
 }
 
+/**
+ * Ends this process once its parent is gone, even while the target's code spins in the main
+ * thread (a worker thread keeps watching, and a kill from it ends the whole process).
+ */
+export function guardAgainstOrphaning(): void {
+  const parent = process.ppid;
+  const guard = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, "SIGKILL"); }, 500);`, { eval: true });
+  guard.unref();
+}
+
 function serve(host: Host): void {
+  guardAgainstOrphaning();
   process.on("message", async (msg: { id: number; req: Request }) => {
     host.progress = (call) => process.send!({ id: msg.id, progress: call });
     let reply: Reply;
@@ -190,4 +202,4 @@ Error.stackTraceLimit = 50;
 const [mode, configJson] = process.argv.slice(2);
 if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
 // A program's configuration comes on standard input, read before the target's code runs.
-else if (mode === "--program") runProgram(JSON.parse(fs.readFileSync(0, "utf8")));
+else if (mode === "--program") runProgram(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);

@@ -62,7 +62,8 @@ function tell(message: ChannelMessage): void {
 }
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
-export async function runProgram(config: ProgramConfig): Promise<void> {
+export async function runProgram(config: ProgramConfig, guard: () => void): Promise<void> {
+  guard();
   tell({ pid: process.pid });
   const kill = config.kill ?? {};
   const pending = new PendingOps();

@@ -49,3 +49,41 @@ export function notPassed(report: Report): string[] {
 export function comparable(report: Report): unknown {
   return { ...report, target: "", stats: { ...report.stats, durationMs: 0 } };
 }
+
+/** The deliverables that grade each target file. */
+const GRADED_BY: Record<string, string[]> = { "checkpoint.ts": ["phase1", "power-loss"], "runner.ts": ["phase2"], "session.ts": ["phase3"] };
+
+export interface Fixture {
+  /** "phase1/write-in-place" */
+  name: string;
+  dir: string;
+  note?: string;
+  /** The checks it must not pass. */
+  fails: string[];
+  /** `--only` arguments: none for a fixture marked "full", else the deliverables of its file. */
+  only: string[];
+}
+
+/**
+ * The fixtures under `root/<group>/<name>/`. One marked "full" is graded in full, to show the
+ * other deliverables keep every point; the others on the deliverables of their own file, which
+ * keeps the suite to minutes (the fallback to reference files is the same for all of them).
+ */
+export function loadFixtures(root: string, groups: string[]): Fixture[] {
+  return groups.flatMap((group) =>
+    fs.readdirSync(path.join(root, group)).map((name) => {
+      const dir = path.join(root, group, name);
+      const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; full?: boolean };
+      const file = fs.readdirSync(dir).find((f) => f.endsWith(".ts"))!;
+      const only = spec.full ? [] : GRADED_BY[file]!.flatMap((d) => ["--only", d]);
+      return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, only };
+    }),
+  );
+}
+
+/** The exit code a grade with `only` must have when `fails` do not pass: 1 when one of them counts (a core check, or one `--only` names). */
+export function expectedExit(report: Report, fails: string[], only: string[]): number {
+  const named = (id: string) => only.some((o) => o === id || o === id.split(".")[0]);
+  const counted = new Set(report.deliverables.filter((d) => d.kind === "core" || named(d.id)).flatMap((d) => d.checks.map((c) => c.id)));
+  return fails.some((id) => counted.has(id)) ? 1 : 0;
+}
