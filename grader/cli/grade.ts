@@ -59,7 +59,7 @@ async function main(): Promise<number> {
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
-    return exitCode(report);
+    return exitCode(report, args.only);
   } finally {
     for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }

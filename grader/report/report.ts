@@ -85,9 +85,10 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
   };
 }
 
-/** The exit code of a grade: 0 all selected core checks passed, 1 some failed, 2 the grader could not run one. */
-export function exitCode(report: Report): number {
-  const checks = report.deliverables.flatMap((d) => d.checks.map((c) => ({ ...c, kind: d.kind })));
+/** The exit code of a grade: 0 when every selected core check passed (and every bonus check `only` names), 1 when some failed, 2 when the grader could not run one. */
+export function exitCode(report: Report, only: string[] = []): number {
+  const named = (d: DeliverableReport, c: CheckReport) => only.includes(d.id) || only.includes(c.id);
+  const checks = report.deliverables.flatMap((d) => d.checks.map((c) => ({ ...c, counts: d.kind === "core" || named(d, c) })));
   if (checks.some((c) => c.status === "error")) return 2;
-  return checks.some((c) => c.kind === "core" && c.status !== "passed") ? 1 : 0;
+  return checks.some((c) => c.counts && c.status !== "passed") ? 1 : 0;
 }
