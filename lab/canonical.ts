@@ -9,7 +9,12 @@ export function canonicalJson(value: unknown): string {
 
 /** Returns a 16-hex-digit digest of `canonicalJson(value)`. */
 export function stateDigest(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
+  return textDigest(canonicalJson(value));
+}
+
+/** Returns the digest of a canonical JSON text (what `stateDigest` gives for its value). */
+export function textDigest(canonicalText: string): string {
+  return createHash("sha256").update(canonicalText).digest("hex").slice(0, 16);
 }
 
 /** Returns `value` with object keys sorted, so that equal JSON values print the same text. */

@@ -1,6 +1,6 @@
 // One call into a target function, turned into a plain description of what it did.
 import path from "node:path";
-import { canonicalJson, stateDigest } from "../../lab/canonical.js";
+import { canonicalJson, stateDigest, textDigest } from "../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
 import { CallTimedOut, formatSeconds, withTimeLimit } from "./limits.js";
 import { labArg } from "./lab-module.js";
@@ -66,7 +66,7 @@ export function summarizeValue(value: unknown): ValueSummary {
   }
   try {
     const text = canonicalJson(value);
-    const summary: ValueSummary = { digest: stateDigest(value), preview: clip(text, 160), isNull: value === null };
+    const summary: ValueSummary = { digest: textDigest(text), preview: clip(text, 160), isNull: value === null };
     if (value && typeof value === "object" && "status" in value) {
       const v = value as { status: unknown; nextStep: unknown; state: unknown };
       summary.run = { status: v.status, nextStep: v.nextStep, stateDigest: v.state === undefined ? null : stateDigest(v.state) };
