@@ -4,6 +4,7 @@
 //   npm run soak                      20 grades of solution/ and 20 of one buggy fixture
 //   npm run soak -- --runs 5          fewer grades each
 //   npm run soak -- --target <dir>    that folder instead (repeatable)
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../paths.js";
@@ -36,7 +37,14 @@ async function main(): Promise<number> {
         first ??= { report: run.report, text };
         if (text !== first.text) {
           differing.push(i);
-          console.log(`\n  grade ${i} differs from grade 1 in: ${differingChecks(first.report, run.report).join(", ") || "fields outside the checks"}`);
+          // Both reports are kept, to see which field differed.
+          const keep = (n: number, r: Report) => {
+            const file = path.join(REPO_ROOT, ".grade", `soak-${t.label.replace(/\W+/g, "-")}-${n}.json`);
+            fs.mkdirSync(path.dirname(file), { recursive: true });
+            fs.writeFileSync(file, JSON.stringify(r, null, 2) + "\n");
+            return path.relative(REPO_ROOT, file);
+          };
+          console.log(`\n  grade ${i} differs from grade 1 in: ${differingChecks(first.report, run.report).join(", ") || "fields outside the checks"} (${keep(1, first.report)}, ${keep(i, run.report)})`);
         }
         process.stdout.write(`\r${t.label}: ${i}/${runs} grades, ${differing.length} different from the first`);
       }
