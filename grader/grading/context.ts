@@ -12,6 +12,7 @@ let sandboxCount = 0;
 
 export class CheckContext {
   private readonly sandboxes: Sandbox[] = [];
+  private readonly owned: { close(): Promise<void> }[] = [];
   private extraCrashStates = 0;
   private readonly abandon = new AbortController();
   /**
@@ -69,6 +70,13 @@ export class CheckContext {
     return outcome;
   }
 
+  /** Closes `thing` (a process of the target's) when the check ends or is abandoned. */
+  own<T extends { close(): Promise<void> }>(thing: T): T {
+    if (this.abandon.signal.aborted) void thing.close();
+    else this.owned.push(thing);
+    return thing;
+  }
+
   /** Counts crash states checked outside a sandbox (real killed processes). */
   countCrashStates(n: number): void {
     this.extraCrashStates += n;
@@ -97,6 +105,6 @@ export class CheckContext {
 
   async close(): Promise<void> {
     this.abandon.abort();
-    await Promise.all(this.sandboxes.map((s) => s.retire()));
+    await Promise.all([...this.sandboxes.map((s) => s.retire()), ...this.owned.map((o) => o.close())]);
   }
 }

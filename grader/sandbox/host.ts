@@ -13,6 +13,7 @@ import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runProgram } from "./program.js";
+import { runActor } from "./actor.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
 export interface HostConfig {
@@ -203,3 +204,4 @@ const [mode, configJson] = process.argv.slice(2);
 if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
 // A program's configuration comes on standard input, read before the target's code runs.
 else if (mode === "--program") runProgram(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);
+else if (mode === "--actor") runActor(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);

@@ -23,6 +23,8 @@ export interface InstanceContext {
   provided: Record<string, unknown>;
   /** The simulated process id of this instance. */
   pid: number;
+  /** Other processes that are running alongside this one (for `process.kill(pid, 0)`); every other id is dead. */
+  livePids?: number[];
   /** Give the target the real `process` and `Math` (a real process of its own, in program mode). */
   realProcess?: boolean;
 }
@@ -55,7 +57,7 @@ export class CompiledTarget {
   /** Like `instantiate`, and also the promise of a top level that awaits (settled at once otherwise). */
   start(ctx: InstanceContext): { exports: Record<string, unknown>; done: Promise<unknown> } {
     const module = { exports: {} as Record<string, unknown> };
-    const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid);
+    const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid, ctx.livePids ?? []);
     const require = Object.assign((name: string): unknown => {
       if (name === "fs" || name === "node:fs") return ctx.fs;
       if (name === "fs/promises" || name === "node:fs/promises") return (ctx.fs as { promises: unknown }).promises;
@@ -71,7 +73,7 @@ export class CompiledTarget {
 }
 
 /** The real `process`, except for its id and `exit`, which ends the current call instead. */
-function simulatedProcess(pid: number): NodeJS.Process {
+function simulatedProcess(pid: number, livePids: number[]): NodeJS.Process {
   const exit = (code?: number) => {
     throw new TargetExit(code);
   };
@@ -83,6 +85,10 @@ function simulatedProcess(pid: number): NodeJS.Process {
         if (target === pid || target === 0) {
           if (signal === 0) return true;
           throw new TargetExit(undefined, signal ?? "SIGTERM");
+        }
+        if (livePids.includes(target)) {
+          if (signal === 0) return true;
+          throw Object.assign(new Error(`kill EPERM`), { code: "EPERM", errno: -1, syscall: "kill" });
         }
         // Every other simulated process has ended (a crash ended it): as for a dead process id.
         throw Object.assign(new Error(`kill ESRCH`), { code: "ESRCH", errno: -3, syscall: "kill" });

@@ -24,6 +24,8 @@ export class Recorder {
   /** Incremented while inside a wrapped call, so nested calls keep the outer call's name. */
   depth = 0;
   api = "";
+  /** Called before a call that only reads (`readFileSync`, `readdirSync`, `existsSync`, ...), with the path it reads. */
+  beforeRead?: (api: string, path: string) => void;
 
   constructor(
     readonly root: string,

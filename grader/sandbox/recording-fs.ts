@@ -93,7 +93,14 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       }
       const missing: string[] = [];
       for (let dir = path.resolve(toPath(p)); !realFs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
-      for (const dir of missing) sync.mkdirSync(dir, { mode: opts.mode });
+      for (const dir of missing) {
+        try {
+          sync.mkdirSync(dir, { mode: opts.mode });
+        } catch (error) {
+          // Another process made it in the meantime: as Node's own recursive mkdir, that is no error.
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !realFs.statSync(dir).isDirectory()) throw error;
+        }
+      }
       return missing[0];
     }),
     mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {
@@ -172,9 +179,26 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }
   }
 
+  const reads = readingVersions(current);
   const callbacks = callbackVersions(sync, pending);
   const promises = { ...realFs.promises, ...promiseVersions(sync, pending) };
-  return { ...realFs, ...sync, ...callbacks, promises } as unknown as typeof realFs;
+  return { ...realFs, ...reads, ...sync, ...callbacks, promises } as unknown as typeof realFs;
+}
+
+const READ_NAMES = ["readFileSync", "readdirSync", "existsSync", "statSync", "lstatSync", "accessSync"] as const;
+
+/** Calls that only read, told to the recorder's `beforeRead` first (a scheduler may make them wait their turn). */
+function readingVersions(current: () => Recorder | null) {
+  const out: Record<string, AnyFn> = {};
+  for (const name of READ_NAMES) {
+    const real = realFs[name] as AnyFn;
+    out[name] = (p: unknown, ...rest: unknown[]) => {
+      const rec = current();
+      if (rec?.beforeRead && rec.depth === 0 && typeof p !== "number") rec.beforeRead(name, rec.store(toPath(p as PathLike)));
+      return real(p, ...rest);
+    };
+  }
+  return out;
 }
 
 /** Counts asynchronous operations a target started, so the host can wait for them to settle. */

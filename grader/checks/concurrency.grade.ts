@@ -1,0 +1,7 @@
+// Beyond the handout, concurrent writers: grades the target's checkpoint.ts with several real
+// processes saving the same checkpoint at once, in orders a scheduler chooses (concurrency/).
+import { gradeDeliverable } from "../grading/harness.js";
+import { threeWriters } from "./concurrency/three-writers.js";
+import { twoWriters } from "./concurrency/two-writers.js";
+
+gradeDeliverable("concurrency", { main: "checkpoint" }, [twoWriters, threeWriters]);

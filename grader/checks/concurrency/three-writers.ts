@@ -1,0 +1,44 @@
+// concurrency.three-writers: three processes save the same checkpoint at once, in orders fast-check
+// chooses (and shrinks), with states of every kind; judged as with two writers.
+import fc from "fast-check";
+import { fairChoice } from "../../concurrency/explore.js";
+import type { Chooser, Setup } from "../../concurrency/world.js";
+import type { CheckDefinition } from "../../grading/harness.js";
+import { findCounterexample } from "../../grading/property.js";
+import { jsonState } from "../../grading/states.js";
+import { concurrencyStory, openWorld } from "./world-of.js";
+
+const WRITERS = 3;
+
+export const threeWriters: CheckDefinition = {
+  id: "concurrency.three-writers",
+  async run(ctx) {
+    const world = await openWorld(ctx, WRITERS);
+    const arb = fc.record({
+      old: fc.option(jsonState().map((state) => ({ state })), { nil: null }),
+      states: fc.tuple(jsonState(), jsonState(), jsonState()),
+      order: fc.array(fc.nat({ max: WRITERS - 1 }), { maxLength: 48 }),
+    });
+    const found = await findCounterexample(
+      ctx,
+      arb,
+      async ({ old, states, order }) => {
+        const setup: Setup = { old, states };
+        const exec = await world.run(setup, follow(order));
+        ctx.countCrashStates(exec.loads);
+        return exec.problem && concurrencyStory(setup, exec, "the order fast-check chose", world.pids);
+      },
+      { numRuns: 25 },
+    );
+    return found ? ctx.failed(found.story, found.path) : ctx.passed();
+  },
+};
+
+/** Lets the writer the order names through (the next one waiting when it is done), then goes fairly. */
+function follow(order: number[]): Chooser {
+  return (depth, waiting, steps) => {
+    if (depth >= order.length) return fairChoice(depth, waiting, steps);
+    const wanted = order[depth]!;
+    return waiting.includes(wanted) ? wanted : waiting[wanted % waiting.length]!;
+  };
+}

@@ -1,0 +1,190 @@
+// One run of several writers saving the same checkpoint at once while a reader loads it. Each
+// writer and the reader is a real process of its own (its own process id); every file-system
+// operation of a writer waits for its turn, and `choose` picks whose turn it is, so an order is
+// a list of choices and the same choices give the same run. The reader loads after every step
+// that changes a name.
+import fs from "node:fs";
+import path from "node:path";
+import type { Expected } from "../checks/phase1/calls.js";
+import { checkLoad, describeResult } from "../checks/phase1/calls.js";
+import { formatBytes, type JsonState } from "../grading/states.js";
+import type { Actor, ActorEvent } from "../sandbox/actor-client.js";
+import type { Footprint } from "../sandbox/actor-protocol.js";
+import { conflict } from "./explore.js";
+import { clip } from "../sandbox/call.js";
+import type { Limits } from "../sandbox/limits.js";
+
+export const CHECKPOINT_NAME = "checkpoint.json";
+const CHECKPOINT = { $path: `work/${CHECKPOINT_NAME}` };
+
+/** What is on disk before the writers start, and what each writer saves. */
+export interface Setup {
+  /** The checkpoint already there (written by the grader), or absent. */
+  old: { state: JsonState } | null;
+  /** One state per writer (writer A saves the first). */
+  states: JsonState[];
+}
+
+/** One operation let through: whose, what, and what it touched. */
+export interface Step {
+  writer: number;
+  what: string;
+  footprint: Footprint;
+  failed: boolean;
+}
+
+/** Before a step: the writers still running and the operation each one waits to make. */
+export interface Choice {
+  pending: Map<number, Footprint>;
+}
+
+/** What went wrong in a run, in words; `afterStep` is how many steps had run (0: before any). */
+export interface Problem {
+  kind: "load" | "writer" | "final" | "endless";
+  afterStep: number;
+  text: string;
+}
+
+export interface Execution {
+  steps: Step[];
+  choices: Choice[];
+  problem: Problem | null;
+  /** How many loads the reader made (the states checked). */
+  loads: number;
+}
+
+/** Picks the writer to let through next, among those waiting (`waiting` is never empty). */
+export type Chooser = (depth: number, waiting: number[], steps: Step[]) => number;
+
+/** The most operations one run may make: writers that never finish are waiting on each other. */
+export const MAX_STEPS = 2_000;
+
+/** Writers and a reader, ready for runs in fresh folders under `work`. */
+export class World {
+  private runs = 0;
+
+  constructor(
+    private readonly writers: Actor[],
+    private readonly reader: Actor,
+    private readonly work: string,
+    private readonly limits: Limits,
+  ) {}
+
+  /** The process ids of the writers, then the reader's. */
+  get pids(): number[] {
+    return [...this.writers.map((w) => w.pid), this.reader.pid];
+  }
+
+  /** Runs every writer's atomicCheckpoint once, in the order `choose` makes, and judges what the reader saw. */
+  async run(setup: Setup, choose: Chooser): Promise<Execution> {
+    const root = path.join(this.work, `run-${++this.runs}`);
+    for (const sub of ["work", "cwd", "tmp"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+    if (setup.old) fs.writeFileSync(path.join(root, "work", CHECKPOINT_NAME), JSON.stringify(setup.old.state));
+    const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
+    const n = setup.states.length;
+    const pids = this.writers.slice(0, n).map((w) => w.pid);
+    const call = (i: number) => ({
+      name: "atomicCheckpoint", args: [CHECKPOINT, setup.states[i]], root, gated: true,
+      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.processMs, clockMs: START_CLOCK,
+    });
+    const events: ActorEvent[] = [];
+    for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
+    const during: Expected[] = [...(setup.old ? [{ label: "the old state", state: setup.old.state }] : [{ label: "", state: null }]), ...written(setup)];
+    try {
+      exec.problem = this.ended(events, 0) ?? (await this.load(root, during, exec, 0));
+      while (!exec.problem) {
+        const running = events.flatMap((e, i) => ("op" in e ? [i] : []));
+        if (running.length === 0) break;
+        // A writer about to retry a call that failed (waiting for a lock another holds) is left
+        // waiting until another writer changes what it touched since: the retry would fail the
+        // same way, and letting it spin only lengthens the run.
+        const ready = running.filter((i) => !retrying(exec.steps, i, (events[i] as { op: { what: string } }).op.what));
+        const waiting = ready.length ? ready : running;
+        if (exec.steps.length >= MAX_STEPS) {
+          exec.problem = { kind: "endless", afterStep: exec.steps.length, text: `the writers made ${MAX_STEPS.toLocaleString("en-US")} file-system calls without all of them returning (is a writer waiting in a loop for something another writer holds?)` };
+          break;
+        }
+        exec.choices.push({ pending: new Map(waiting.map((i) => [i, (events[i] as { op: { footprint: Footprint } }).op.footprint])) });
+        const w = choose(exec.steps.length, waiting, exec.steps);
+        const { op } = events[w] as { op: { what: string; footprint: Footprint } };
+        exec.steps.push({ writer: w, what: op.what, footprint: op.footprint, failed: false });
+        events[w] = await this.writers[w]!.grant();
+        const after = events[w]!;
+        const step = exec.steps.at(-1)!;
+        if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) step.failed = true;
+        exec.problem = this.ended(events, exec.steps.length);
+        // A step that changed nothing (an fsync, a close, a read) leaves what the reader saw last.
+        if (!exec.problem && step.footprint.writes.length > 0) exec.problem = await this.load(root, during, exec, exec.steps.length);
+      }
+      if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, "final");
+    } finally {
+      await this.drain(events);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    return exec;
+  }
+
+  /** A writer that threw or died, in words; null while every writer is waiting or returned. */
+  private ended(events: ActorEvent[], afterStep: number): Problem | null {
+    for (const [i, e] of events.entries()) {
+      if ("gone" in e) return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s process ${e.gone}` };
+      if ("done" in e && e.done.result.status !== "returned") {
+        return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s ${describeResult("atomicCheckpoint", e.done.result)}` };
+      }
+    }
+    return null;
+  }
+
+  /** Has the reader load the checkpoint; a problem when it returns anything but one of `allowed`. */
+  private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, kind: "load" | "final" = "load"): Promise<Problem | null> {
+    const pids = this.writers.map((w) => w.pid);
+    const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs });
+    exec.loads++;
+    if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };
+    if (!("done" in event)) return { kind, afterStep, text: "the reader did not finish its load" };
+    const wrong = checkLoad(event.done.result, allowed);
+    return wrong === null ? null : { kind, afterStep, text: `${CHECKPOINT_NAME} held ${onDisk(root)}, and the reader's ${wrong}` };
+  }
+
+  /** Lets every writer finish, so each actor is ready for the next run. */
+  private async drain(events: ActorEvent[]): Promise<void> {
+    for (const [i, e] of events.entries()) {
+      let event = e;
+      for (let n = 0; "op" in event && n < MAX_STEPS; n++) event = await this.writers[i]!.grant();
+    }
+  }
+}
+
+/** The clock every writer's run starts at: the same instant for all (see actor.ts virtualClock). */
+const START_CLOCK = Date.UTC(2026, 10, 29, 12);
+
+/** True when writer `w` is about to repeat a call of its own that failed, and no other writer has since changed anything `w` touched. */
+function retrying(steps: Step[], w: number, what: string): boolean {
+  let last = -1;
+  for (let i = steps.length - 1; i >= 0 && last < 0; i--) if (steps[i]!.writer === w && steps[i]!.failed && steps[i]!.what === what) last = i;
+  if (last < 0) return false;
+  const mine = steps.slice(last).filter((s) => s.writer === w);
+  return !steps.slice(last).some((s) => s.writer !== w && mine.some((m) => conflict(s.footprint, m.footprint)));
+}
+
+/** The states the writers save, as loads may return them. */
+function written(setup: Setup): Expected[] {
+  return setup.states.map((state, i) => ({ label: `writer ${writerName(i)}'s`, state }));
+}
+
+/** "A", "B", "C". */
+export function writerName(i: number): string {
+  return String.fromCharCode(65 + i);
+}
+
+/** What the checkpoint file holds, for messages: "0 bytes", "17 bytes: {...", "nothing (no file)". */
+function onDisk(root: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path.join(root, "work", CHECKPOINT_NAME));
+  } catch {
+    return "no file";
+  }
+  if (bytes.length === 0) return "0 bytes";
+  return `${formatBytes(bytes.length)} (${JSON.stringify(clip(bytes.toString("utf8"), 60))})`;
+}

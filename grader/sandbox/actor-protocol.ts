@@ -1,0 +1,37 @@
+// The messages between the grader and an actor process (see actor.ts), one JSON line each.
+import type { CallResult } from "./protocol.js";
+
+/** The names an operation reads and the names it changes ("@/work/checkpoint.json"). */
+export interface Footprint {
+  reads: string[];
+  writes: string[];
+}
+
+/** What the grader asks an actor to do: one call, in a fresh module instance. */
+export interface ActorCall {
+  name: string;
+  /** `{ $path: "work/x" }` becomes a path in the scenario folder. */
+  args: unknown[];
+  /** The scenario folder the actors share (with work/, cwd/ and tmp/). */
+  root: string;
+  /** Wait for the grader's go before each file-system operation. */
+  gated: boolean;
+  /** Process ids of the other actors: alive, for `process.kill(pid, 0)`. */
+  livePids: number[];
+  limitMs: number;
+  /** When set, the time the call's clock starts at (see actor.ts virtualClock). */
+  clockMs?: number;
+}
+
+/** An operation the actor is about to make, waiting for its turn. */
+export interface PendingOp {
+  /** In words, for stories: "renameSync renames checkpoint.json.tmp to checkpoint.json". */
+  what: string;
+  footprint: Footprint;
+}
+
+export type ActorMessage =
+  | { pid: number }
+  /** `lastFailed`: the operation let through before this one threw. */
+  | { op: PendingOp; lastFailed: boolean }
+  | { done: { result: CallResult; lastFailed: boolean } };

@@ -1,0 +1,241 @@
+// Actor mode: the host runs as one of several real processes that use the same checkpoint at
+// once (writers, a reader). Each call runs in a fresh module instance with this process's own
+// id. In a gated call, every file-system operation first tells the grader what it is about to
+// do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
+import fs from "node:fs";
+import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { FsOp } from "../crash/trace.js";
+import { opensForChange } from "../crash/trace.js";
+import { runCall, scrubPaths } from "./call.js";
+import { CompiledTarget } from "./instance.js";
+import { LAB_SPECIFIER, labModule } from "./lab-module.js";
+import type { ActorCall, ActorMessage, Footprint } from "./actor-protocol.js";
+import { Recorder } from "./recorder.js";
+import { PendingOps, createRecordingFs } from "./recording-fs.js";
+
+/** Descriptors of the actor's two pipes: what it tells the grader, and what it is told. */
+export const ACTOR_OUT_FD = 3;
+export const ACTOR_IN_FD = 4;
+
+export interface ActorConfig {
+  bundle: string;
+  entry: string;
+  targetDir: string;
+}
+
+/** Serves calls until the grader closes the command pipe. */
+export async function runActor(config: ActorConfig, guard: () => void): Promise<void> {
+  guard();
+  silenceOutput();
+  tell({ pid: process.pid });
+  const target = new CompiledTarget(config.bundle, config.targetDir, path.join(config.targetDir, config.entry));
+  const input = new LineReader(ACTOR_IN_FD);
+  for (let line = input.next(); line !== null; line = input.next()) {
+    const call = JSON.parse(line) as ActorCall;
+    tell({ done: await runOne(target, call, input) });
+  }
+  process.exit(0);
+}
+
+/** One call in a fresh instance, over the scenario folder `call.root`. */
+async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader) {
+  const pending = new PendingOps();
+  const gate = call.gated ? new Gate(call.root, input) : undefined;
+  const recorder = new GateRecorder(call.root, gate);
+  const recordingFs = createRecordingFs(() => recorder, pending);
+  process.chdir(path.join(call.root, "cwd"));
+  process.env.TMPDIR = path.join(call.root, "tmp");
+  const lab = labModule(() => {}, () => process.pid);
+  let exports: Record<string, unknown> | Error;
+  const restoreClock0 = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);
+  try {
+    exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids });
+  } catch (error) {
+    exports = error instanceof Error ? error : new Error(String(error));
+  } finally {
+    restoreClock0();
+  }
+  const args = call.args.map((a) => (a && typeof a === "object" && "$path" in a ? path.join(call.root, String(a.$path)) : a));
+  const restoreClock = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);
+  let result;
+  try {
+    result = runCall(exports, call.name, args, call.root, { ms: call.limitMs, nominalMs: call.limitMs }, (e) => target.frames.of(e));
+  } finally {
+    restoreClock();
+  }
+  await pending.settle();
+  recorder.closeLeftovers();
+  return { result, lastFailed: gate?.lastFailed() ?? false };
+}
+
+/** Keeps track of what each descriptor names, so an operation on it can say which file it touches. */
+class GateRecorder extends Recorder {
+  private readonly names = new Map<number, string>();
+  pushed: FsOp | null = null;
+
+  constructor(root: string, private readonly gate?: Gate) {
+    super(root, undefined, gate && ((op) => gate.wait(this.describe(op), this.footprint(op), op)), false);
+    gate?.attach(this);
+    // Reads wait their turn too: what a writer reads (a lock, a listing) may depend on the order.
+    if (gate) this.beforeRead = (api, name) => gate.wait(`${api} ${api === "readdirSync" ? "lists" : "reads"} ${show(name)}`, { reads: [api === "readdirSync" ? `${name}/*` : name], writes: [] }, null);
+  }
+
+  override push(entry: Parameters<Recorder["push"]>[0]): void {
+    if (entry.kind === "open") this.names.set(entry.fd, entry.path);
+    // A file renamed by this process keeps its descriptors: they now name the new path.
+    if (entry.kind === "rename") for (const [id, name] of this.names) if (name === entry.from) this.names.set(id, entry.to);
+    if (entry.kind !== "mark" && entry.kind !== "effect") this.pushed = entry;
+  }
+
+  /** The names an operation reads or changes; descriptors stand for the path they were opened at. */
+  footprint(op: FsOp): Footprint {
+    const named = (fd: number) => this.names.get(fd) ?? `fd:${fd}`;
+    switch (op.kind) {
+      case "open":
+        return opensForChange(op.flags) ? { reads: [], writes: [op.path] } : { reads: [op.path], writes: [] };
+      case "write":
+      case "ftruncate":
+        return { reads: [], writes: [named(op.fd)] };
+      case "fsync":
+      case "close":
+        return { reads: [named(op.fd)], writes: [] };
+      case "rename":
+        return { reads: [], writes: [op.from, op.to] };
+      case "link":
+        return { reads: [op.from], writes: [op.to] };
+      default:
+        return { reads: [], writes: [op.path] };
+    }
+  }
+
+  describe(op: FsOp): string {
+    const fd = (id: number) => show(this.names.get(id) ?? `descriptor ${id}`);
+    switch (op.kind) {
+      case "open":
+        return `${op.api} opens ${show(op.path)} (${op.flags})`;
+      case "write":
+        return `${op.api} writes ${op.bytes.byteLength} byte${op.bytes.byteLength === 1 ? "" : "s"} to ${fd(op.fd)}`;
+      case "ftruncate":
+      case "truncate":
+        return `${op.api} truncates ${"path" in op ? show(op.path) : fd(op.fd)} to ${op.length} bytes`;
+      case "fsync":
+        return `${op.api} fsyncs ${fd(op.fd)}`;
+      case "close":
+        return `${op.api} closes ${fd(op.fd)}`;
+      case "rename":
+        return `${op.api} renames ${show(op.from)} to ${show(op.to)}`;
+      case "link":
+        return `${op.api} links ${show(op.from)} as ${show(op.to)}`;
+      case "symlink":
+        return `${op.api} makes a symlink ${show(op.path)}`;
+      default:
+        return `${op.api} ${op.kind === "mkdir" ? "makes" : "removes"} ${show(op.path)}`;
+    }
+  }
+}
+
+/** A stored path as the student named it ("@/work/checkpoint.json" is "checkpoint.json"). */
+function show(name: string): string {
+  return name.replace(/^@\/(work\/)?/, "");
+}
+
+/** Before each operation: tell the grader what it is, then wait for the grader's go. */
+class Gate {
+  private recorder!: GateRecorder;
+  private waiting: FsOp | null = null;
+
+  constructor(private readonly root: string, private readonly input: LineReader) {}
+
+  attach(recorder: GateRecorder): void {
+    this.recorder = recorder;
+  }
+
+  /** `op` is null for a call that only reads (it cannot fail the way a change can). */
+  wait(what: string, footprint: Footprint, op: FsOp | null): void {
+    const lastFailed = this.lastFailed();
+    this.waiting = op;
+    this.recorder.pushed = null;
+    tell({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed });
+    if (this.input.next() === null) process.exit(0); // the grader is gone
+  }
+
+  /** True when the operation let through last did not complete (it threw). */
+  lastFailed(): boolean {
+    const failed = this.waiting !== null && this.recorder.pushed === null;
+    this.waiting = null;
+    return failed;
+  }
+}
+
+/**
+ * Makes `Date.now()` and `new Date()` start at `startMs` and advance by 1 ms every 1,000 readings,
+ * the same in every writer: writers that name files after the time do it at the same millisecond,
+ * as processes started together may, and the outcome never depends on the machine's speed.
+ */
+function virtualClock(startMs: number): () => void {
+  const RealDate = Date;
+  let readings = 0;
+  const now = () => startMs + Math.floor(readings++ / 1000);
+  const VirtualDate = function (this: unknown, ...args: unknown[]) {
+    if (!new.target) return new RealDate(now()).toString();
+    return args.length === 0 ? new RealDate(now()) : new (RealDate as any)(...args);
+  } as unknown as DateConstructor;
+  Object.setPrototypeOf(VirtualDate, RealDate);
+  Object.defineProperty(VirtualDate, "prototype", { value: RealDate.prototype });
+  (VirtualDate as { now: () => number }).now = now;
+  globalThis.Date = VirtualDate;
+  return () => {
+    globalThis.Date = RealDate;
+  };
+}
+
+function tell(message: ActorMessage): void {
+  fs.writeSync(ACTOR_OUT_FD, JSON.stringify(message) + "\n");
+}
+
+/** What the target prints goes nowhere: nothing it prints can reach the grader. */
+function silenceOutput(): void {
+  const discard = (_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => done());
+    return true;
+  };
+  process.stdout.write = discard as typeof process.stdout.write;
+  process.stderr.write = discard as typeof process.stderr.write;
+  process.on("uncaughtException", () => {});
+  process.on("unhandledRejection", () => {});
+}
+
+/** Reads lines from a pipe, blocking: the process has nothing else to do until the grader speaks. */
+class LineReader {
+  private buffered = "";
+  private readonly chunk = Buffer.alloc(64 * 1024);
+  private readonly decoder = new StringDecoder("utf8");
+
+  constructor(private readonly fd: number) {}
+
+  /** The next line, or null once the pipe is closed. */
+  next(): string | null {
+    for (;;) {
+      const end = this.buffered.indexOf("\n");
+      if (end >= 0) {
+        const line = this.buffered.slice(0, end);
+        this.buffered = this.buffered.slice(end + 1);
+        return line;
+      }
+      let n: number;
+      try {
+        n = fs.readSync(this.fd, this.chunk, 0, this.chunk.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          continue;
+        }
+        return null;
+      }
+      if (n === 0) return null;
+      this.buffered += this.decoder.write(this.chunk.subarray(0, n));
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// The scheduler behind the concurrency checks: which orders it runs (partial-order reduction over
+// simulated writers), and real writer processes that wait for their turn at every call.
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { conflict, exploreOrders } from "../concurrency/explore.js";
+import { World, type Chooser, type Execution } from "../concurrency/world.js";
+import { SOLUTION_DIR } from "../paths.js";
+import { Actor } from "../sandbox/actor-client.js";
+import type { Footprint } from "../sandbox/actor-protocol.js";
+import { buildHost } from "../sandbox/build-host.js";
+import { DEFAULT_LIMITS } from "../sandbox/limits.js";
+import { bundleTarget } from "../target/bundle.js";
+
+const w = (...names: string[]): Footprint => ({ reads: [], writes: names });
+const r = (...names: string[]): Footprint => ({ reads: names, writes: [] });
+
+/** Writers as fixed lists of operations; `bad` names a run that goes wrong from its order alone. */
+function simulated(writers: Footprint[][], bad?: (order: string) => boolean) {
+  const orders: string[] = [];
+  const run = async (choose: Chooser): Promise<Execution> => {
+    const next = writers.map(() => 0);
+    const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
+    for (;;) {
+      const waiting = writers.flatMap((ops, i) => (next[i]! < ops.length ? [i] : []));
+      if (waiting.length === 0) break;
+      exec.choices.push({ pending: new Map(waiting.map((i) => [i, writers[i]![next[i]!]!])) });
+      const chosen = choose(exec.steps.length, waiting, exec.steps);
+      exec.steps.push({ writer: chosen, what: `${chosen}:${next[chosen]}`, footprint: writers[chosen]![next[chosen]++]!, failed: false });
+    }
+    const order = exec.steps.map((s) => "AB"[s.writer]).join("");
+    orders.push(order);
+    if (bad?.(order)) exec.problem = { kind: "load", afterStep: exec.steps.length, text: order };
+    return exec;
+  };
+  return { run, orders };
+}
+
+describe("which orders are run", () => {
+  test("names conflict when one side changes a name the other touches; a listing covers its folder's names", () => {
+    expect(conflict(w("@/work/a"), r("@/work/a"))).toBe(true);
+    expect(conflict(r("@/work/a"), r("@/work/a"))).toBe(false);
+    expect(conflict(w("@/work/a"), w("@/work/b"))).toBe(false);
+    expect(conflict(w("@/work/a"), r("@/work/*"))).toBe(true);
+    expect(conflict(w("@/other/a"), r("@/work/*"))).toBe(false);
+  });
+
+  test("writers on private names run in one order", async () => {
+    const { run, orders } = simulated([[w("a1"), w("a1"), r("a1")], [w("b1"), w("b1"), r("b1")]]);
+    const result = await exploreOrders(run, { runs: 100, steps: 10_000 });
+    expect(result).toMatchObject({ runs: 1, complete: true, failed: null });
+    expect(orders).toHaveLength(1);
+  });
+
+  test("one shared rename among private calls: both of its orders, and no more", async () => {
+    const { run, orders } = simulated([[w("ta"), r("ta"), w("ta", "ck")], [w("tb"), r("tb"), w("tb", "ck")]]);
+    const result = await exploreOrders(run, { runs: 100, steps: 10_000 });
+    expect(result).toMatchObject({ runs: 2, complete: true });
+    const renameOrder = orders.map((o) => [...o].filter((_, i) => i >= 0).join("")).map((o) => (o.lastIndexOf("A") < o.lastIndexOf("B") ? "A then B" : "B then A"));
+    expect(new Set(renameOrder)).toEqual(new Set(["A then B", "B then A"]));
+  });
+
+  test("every call on one shared name: every interleaving, each once", async () => {
+    const { run, orders } = simulated([[w("t"), w("t"), w("t")], [w("t"), w("t"), w("t")]]);
+    const result = await exploreOrders(run, { runs: 1000, steps: 100_000 });
+    expect(result).toMatchObject({ runs: 20, complete: true });
+    expect(new Set(orders).size).toBe(20);
+  });
+
+  test("stops at the first order that goes wrong, and within its budget", async () => {
+    const shared = [[w("t"), w("t"), w("t")], [w("t"), w("t"), w("t")]];
+    const bad = (o: string) => o.startsWith("BBB");
+    const failing = await exploreOrders(simulated(shared, bad).run, { runs: 1000, steps: 100_000 });
+    expect(failing.failed?.problem?.text).toBe("BBBAAA");
+    const limited = await exploreOrders(simulated(shared).run, { runs: 5, steps: 100_000 });
+    expect(limited).toMatchObject({ runs: 5, complete: false });
+  });
+});
+
+describe("real writer processes", () => {
+  let work: { path: string; cleanup: () => Promise<void> };
+  let actors: Actor[] = [];
+  let world: (target: string) => Promise<World>;
+
+  beforeAll(async () => {
+    work = await dir({ unsafeCleanup: true });
+    const hostFile = await buildHost(work.path);
+    world = async (source) => {
+      const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
+      fs.writeFileSync(path.join(targetDir, "checkpoint.ts"), source);
+      const bundle = await bundleTarget({ targetDir, file: "checkpoint.ts", outFile: path.join(targetDir, "c.cjs") });
+      if (!bundle.ok) throw new Error(bundle.problem);
+      const config = { bundle: bundle.file, entry: "checkpoint.ts", targetDir };
+      const started = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS)));
+      actors.push(...started);
+      return new World(started.slice(0, 2), started[2]!, path.join(work.path, "runs"), DEFAULT_LIMITS);
+    };
+  });
+  afterAll(async () => {
+    await Promise.all(actors.map((a) => a.close()));
+    await work.cleanup();
+  });
+
+  const setup = { old: { state: { step: 1 } }, states: [{ by: "A" }, { by: "B", longer: true }] };
+
+  test("each writer is a process of its own, and the same choices give the same run", async () => {
+    const reference = await world(fs.readFileSync(path.join(SOLUTION_DIR, "checkpoint.ts"), "utf8"));
+    expect(new Set(reference.pids).size).toBe(3);
+    const aFirst: Chooser = (_d, waiting) => waiting[0]!;
+    const first = await reference.run(setup, aFirst);
+    const again = await reference.run(setup, aFirst);
+    expect(first.problem).toBeNull();
+    expect(first.steps.map((s) => s.footprint.writes.length)).toEqual(again.steps.map((s) => s.footprint.writes.length));
+    expect(first.steps.map((s) => s.writer)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // Loads after every step that changed a name, one before the first step, and one at the end.
+    expect(first.loads).toBe(2 + first.steps.filter((s) => s.footprint.writes.length > 0).length);
+  });
+
+  test("a shared temp name tears the checkpoint in some order, found by running the orders", async () => {
+    const shared = await world(`
+      import fs from "node:fs";
+      export function atomicCheckpoint(p: string, s: unknown) { fs.writeFileSync(p + ".tmp", JSON.stringify(s)); fs.renameSync(p + ".tmp", p); }
+      export function loadCheckpoint(p: string) { return fs.existsSync(p) ? JSON.parse(fs.readFileSync(p, "utf8")) : null; }
+    `);
+    const oneAfterTheOther = await shared.run(setup, (_d, waiting) => waiting[0]!);
+    expect(oneAfterTheOther.problem).toBeNull();
+    const result = await exploreOrders((choose) => shared.run(setup, choose), { runs: 300, steps: 10_000 });
+    expect(result.failed?.problem?.kind).toMatch(/load|writer/);
+  });
+});
