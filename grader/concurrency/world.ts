@@ -62,6 +62,10 @@ export const MAX_STEPS = 2_000;
 /** Writers and a reader, ready for runs in fresh folders under `work`. */
 export class World {
   private runs = 0;
+  /** What the reader's last load read, when it changed nothing; null when the next step must be followed by a load. */
+  private readerSaw: Footprint | null = null;
+  /** The instant every writer's clock starts at, in every run (see actor.ts virtualClock): now, so file times agree with it. */
+  readonly clockMs = Math.floor(Date.now() / 1000) * 1000;
 
   constructor(
     private readonly writers: Actor[],
@@ -79,13 +83,18 @@ export class World {
   async run(setup: Setup, choose: Chooser): Promise<Execution> {
     const root = path.join(this.work, `run-${++this.runs}`);
     for (const sub of ["work", "cwd", "tmp"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
-    if (setup.old) fs.writeFileSync(path.join(root, "work", CHECKPOINT_NAME), JSON.stringify(setup.old.state));
     const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
+    // The old checkpoint is saved by the target's own atomicCheckpoint (its format is its own).
+    if (setup.old) {
+      const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs });
+      const failed = "gone" in saved ? `the process ${saved.gone}` : "done" in saved && saved.done.result.status !== "returned" ? describeResult("atomicCheckpoint", saved.done.result) : null;
+      if (failed) return { ...exec, problem: { kind: "writer", afterStep: 0, text: `saving the old state before the writers started, ${failed}` } };
+    }
     const n = setup.states.length;
     const pids = this.writers.slice(0, n).map((w) => w.pid);
     const call = (i: number) => ({
       name: "atomicCheckpoint", args: [CHECKPOINT, setup.states[i]], root, gated: true,
-      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.processMs, clockMs: START_CLOCK,
+      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.processMs, clockMs: this.clockMs,
     });
     const events: ActorEvent[] = [];
     for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
@@ -113,8 +122,9 @@ export class World {
         const step = exec.steps.at(-1)!;
         if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) step.failed = true;
         exec.problem = this.ended(events, exec.steps.length);
-        // A step that changed nothing (an fsync, a close, a read) leaves what the reader saw last.
-        if (!exec.problem && step.footprint.writes.length > 0) exec.problem = await this.load(root, during, exec, exec.steps.length);
+        // A step that changed nothing the reader's last load read (an fsync, a write to a temp file
+        // the load never looks at) leaves it what it saw: the load is not made again.
+        if (!exec.problem && (!this.readerSaw || conflict(step.footprint, this.readerSaw))) exec.problem = await this.load(root, during, exec, exec.steps.length);
       }
       if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, "final");
     } finally {
@@ -140,8 +150,11 @@ export class World {
     const pids = this.writers.map((w) => w.pid);
     const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs });
     exec.loads++;
+    this.readerSaw = null;
     if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };
     if (!("done" in event)) return { kind, afterStep, text: "the reader did not finish its load" };
+    // A load that changed nothing is a function of what it read: known until a step changes that.
+    if (event.done.touched.writes.length === 0) this.readerSaw = event.done.touched;
     const wrong = checkLoad(event.done.result, allowed);
     return wrong === null ? null : { kind, afterStep, text: `${CHECKPOINT_NAME} held ${onDisk(root)}, and the reader's ${wrong}` };
   }
@@ -155,8 +168,6 @@ export class World {
   }
 }
 
-/** The clock every writer's run starts at: the same instant for all (see actor.ts virtualClock). */
-const START_CLOCK = Date.UTC(2026, 10, 29, 12);
 
 /** True when writer `w` is about to repeat a call of its own that failed, and no other writer has since changed anything `w` touched. */
 function retrying(steps: Step[], w: number, what: string): boolean {

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import type { ActorConfig } from "./actor.js";
-import type { ActorCall, ActorMessage, PendingOp } from "./actor-protocol.js";
+import type { ActorCall, ActorMessage, Footprint, PendingOp } from "./actor-protocol.js";
 import type { CallResult } from "./protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
@@ -11,7 +11,7 @@ import { killTree, watchdog } from "./watchdog.js";
 /** What an actor did next: it waits to make an operation, it finished its call, or it is gone. */
 export type ActorEvent =
   | { op: PendingOp; lastFailed: boolean }
-  | { done: { result: CallResult; lastFailed: boolean } }
+  | { done: { result: CallResult; lastFailed: boolean; touched: Footprint } }
   | { gone: string };
 
 /** One actor process, reused call after call. */
@@ -20,14 +20,17 @@ export class Actor {
   private wake: (() => void) | null = null;
   private exited: string | null = null;
   private runtimePid: number | undefined;
+  /** The call in progress, for messages ("atomicCheckpoint"). */
+  private current = "";
+  private closing = false;
 
-  private constructor(private readonly child: ChildProcess, private readonly limits: Limits) {}
+  private constructor(private readonly child: ChildProcess, private readonly limits: Limits, private readonly onLimit: () => void) {}
 
-  /** Starts an actor over the target bundle in `config`; resolves once it is ready. */
-  static async start(hostFile: string, config: ActorConfig, limits: Limits): Promise<Actor> {
+  /** Starts an actor over the target bundle in `config`; resolves once it is ready. `onLimit` is told when it dies or hangs. */
+  static async start(hostFile: string, config: ActorConfig, limits: Limits, onLimit: () => void = () => {}): Promise<Actor> {
     const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--actor"]);
     const child = spawn(command.file, command.args, { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"] });
-    const actor = new Actor(child, limits);
+    const actor = new Actor(child, limits, onLimit);
     // A killed actor breaks its pipes: that shows as its exit, never as an error of the grader's.
     for (const stream of child.stdio) stream?.on("error", () => {});
     child.stdin!.end(JSON.stringify(config));
@@ -49,7 +52,9 @@ export class Actor {
     child.once("exit", (code, signal) => {
       killTree(actor.runtimePid);
       const cause = deathCause(exitSignal(code, signal) ?? null, stderr, limits);
-      actor.exited ??= cause ?? `exited with code ${code} (the real process.exit was reached, through globalThis.process)`;
+      const during = actor.current ? ` during ${actor.current}` : "";
+      actor.exited ??= `${cause ?? `exited with code ${code} (the real process.exit was reached, through globalThis.process)`}${during}`;
+      if (!actor.closing) actor.onLimit();
       actor.wake?.();
     });
     const first = await actor.next(limits.processMs);
@@ -65,6 +70,7 @@ export class Actor {
 
   /** Starts a call; resolves with its first operation (when gated) or its end. */
   call(call: ActorCall): Promise<ActorEvent> {
+    this.current = call.name;
     this.send(call);
     return this.event();
   }
@@ -77,6 +83,7 @@ export class Actor {
 
   async close(): Promise<void> {
     if (this.exited) return;
+    this.closing = true;
     const gone = new Promise((r) => this.child.once("exit", r));
     killTree(this.child.pid, this.runtimePid);
     await gone;
@@ -97,7 +104,8 @@ export class Actor {
     return new Promise((resolve) => {
       const dog = watchdog(() => this.runtimePid ?? this.child.pid, ms, () => {
         void this.close();
-        this.exited ??= `did not make its next file-system call or return within ${formatSeconds(ms)} (is it waiting in a loop, for a lock another writer holds?)`;
+        this.exited ??= `did not make its next file-system call or return within ${formatSeconds(ms)} during ${this.current || "its start"} (is it waiting in a loop, for a file or a lock another process holds?)`;
+        this.onLimit();
         this.wake?.();
       });
       const take = () => {

@@ -34,4 +34,5 @@ export type ActorMessage =
   | { pid: number }
   /** `lastFailed`: the operation let through before this one threw. */
   | { op: PendingOp; lastFailed: boolean }
-  | { done: { result: CallResult; lastFailed: boolean } };
+  /** `touched`: every name the call read or changed (through the calls the sandbox sees). */
+  | { done: { result: CallResult; lastFailed: boolean; touched: Footprint } };

@@ -48,25 +48,22 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   process.env.TMPDIR = path.join(call.root, "tmp");
   const lab = labModule(() => {}, () => process.pid);
   let exports: Record<string, unknown> | Error;
-  const restoreClock0 = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);
-  try {
-    exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids });
-  } catch (error) {
-    exports = error instanceof Error ? error : new Error(String(error));
-  } finally {
-    restoreClock0();
-  }
-  const args = call.args.map((a) => (a && typeof a === "object" && "$path" in a ? path.join(call.root, String(a.$path)) : a));
   const restoreClock = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);
   let result;
   try {
+    try {
+      exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids });
+    } catch (error) {
+      exports = error instanceof Error ? error : new Error(String(error));
+    }
+    const args = call.args.map((a) => (a && typeof a === "object" && "$path" in a ? path.join(call.root, String(a.$path)) : a));
     result = runCall(exports, call.name, args, call.root, { ms: call.limitMs, nominalMs: call.limitMs }, (e) => target.frames.of(e));
   } finally {
     restoreClock();
   }
   await pending.settle();
   recorder.closeLeftovers();
-  return { result, lastFailed: gate?.lastFailed() ?? false };
+  return { result, lastFailed: gate?.lastFailed() ?? false, touched: recorder.touched() };
 }
 
 /** Keeps track of what each descriptor names, so an operation on it can say which file it touches. */
@@ -74,11 +71,32 @@ class GateRecorder extends Recorder {
   private readonly names = new Map<number, string>();
   pushed: FsOp | null = null;
 
-  constructor(root: string, private readonly gate?: Gate) {
-    super(root, undefined, gate && ((op) => gate.wait(this.describe(op), this.footprint(op), op)), false);
+  private readonly reads = new Set<string>();
+  private readonly writes = new Set<string>();
+
+  constructor(root: string, gate?: Gate) {
+    super(root, undefined, (op) => {
+      const footprint = this.touch(this.footprint(op));
+      gate?.wait(this.describe(op), footprint, op);
+    }, false);
     gate?.attach(this);
     // Reads wait their turn too: what a writer reads (a lock, a listing) may depend on the order.
-    if (gate) this.beforeRead = (api, name) => gate.wait(`${api} ${api === "readdirSync" ? "lists" : "reads"} ${show(name)}`, { reads: [api === "readdirSync" ? `${name}/*` : name], writes: [] }, null);
+    this.beforeRead = (api, name) => {
+      const listing = api === "readdirSync" || api === "opendirSync";
+      const footprint = this.touch({ reads: [listing ? `${name}/*` : name], writes: [] });
+      gate?.wait(`${api} ${listing ? "lists" : "reads"} ${show(name)}`, footprint, null);
+    };
+  }
+
+  /** Every name the call read or changed so far. */
+  touched(): Footprint {
+    return { reads: [...this.reads], writes: [...this.writes] };
+  }
+
+  private touch(footprint: Footprint): Footprint {
+    for (const name of footprint.reads) this.reads.add(name);
+    for (const name of footprint.writes) this.writes.add(name);
+    return footprint;
   }
 
   override push(entry: Parameters<Recorder["push"]>[0]): void {

@@ -185,7 +185,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   return { ...realFs, ...reads, ...sync, ...callbacks, promises } as unknown as typeof realFs;
 }
 
-const READ_NAMES = ["readFileSync", "readdirSync", "existsSync", "statSync", "lstatSync", "accessSync"] as const;
+const READ_NAMES = ["readFileSync", "readdirSync", "opendirSync", "existsSync", "statSync", "lstatSync", "accessSync", "readlinkSync", "realpathSync"] as const;
 
 /** Calls that only read, told to the recorder's `beforeRead` first (a scheduler may make them wait their turn). */
 function readingVersions(current: () => Recorder | null) {
@@ -198,6 +198,7 @@ function readingVersions(current: () => Recorder | null) {
       return real(p, ...rest);
     };
   }
+  (out.realpathSync as AnyFn & { native?: unknown }).native = realFs.realpathSync.native;
   return out;
 }
 

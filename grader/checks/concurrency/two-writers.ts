@@ -31,7 +31,7 @@ export const twoWriters: CheckDefinition = {
       const explored = await exploreOrders((choose) => world.run(setup, choose), BUDGET);
       runs += explored.runs;
       ctx.countCrashStates(explored.loads);
-      if (explored.failed) return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids));
+      if (explored.failed) return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs));
       complete &&= explored.complete;
     }
     return ctx.passed(`${runs} orders run${complete ? ", every one that matters" : ", as many as the check's budget allows"}`);
