@@ -135,10 +135,15 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
         if (options?.force && (error as NodeJS.ErrnoException).code === "ENOENT") return;
         throw error;
       }
-      if (!stat.isDirectory()) return sync.unlinkSync(p);
-      if (!options?.recursive) return realFs.rmSync(p, options); // throws Node's own error
-      for (const name of realFs.readdirSync(p)) sync.rmSync(path.join(toPath(p), name), options);
-      sync.rmdirSync(p);
+      try {
+        if (!stat.isDirectory()) return sync.unlinkSync(p);
+        if (!options?.recursive) return realFs.rmSync(p, options); // throws Node's own error
+        for (const name of realFs.readdirSync(p)) sync.rmSync(path.join(toPath(p), name), options);
+        sync.rmdirSync(p);
+      } catch (error) {
+        // Gone in the meantime (another process removed it): with `force`, as in Node, no error.
+        if (!options?.force || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
     }),
   };
 
