@@ -23,10 +23,15 @@ export function conflict(a: Footprint, b: Footprint): boolean {
   return a.writes.some((n) => touches(b, n)) || b.writes.some((n) => touches(a, n));
 }
 
-/** Without a choice to follow: the writer that has made the fewest operations, so a writer waiting in a loop never starves the others. */
-export const fairChoice: Chooser = (_depth, waiting, steps) => {
-  const made = (w: number) => steps.filter((s) => s.writer === w).length;
-  return waiting.reduce((best, w) => (made(w) < made(best) ? w : best));
+/**
+ * Without a choice to follow: the writer that made the last step, while it can go on, else the
+ * first one waiting. A branch then runs its writer ahead as far as it goes, so the conflicting
+ * call it was made for comes next, not hundreds of runs later. (A writer retrying a failed call
+ * is never among those waiting while another can go: see world.ts.)
+ */
+export const stickyChoice: Chooser = (_depth, waiting, steps) => {
+  const last = steps.at(-1)?.writer;
+  return last !== undefined && waiting.includes(last) ? last : waiting[0]!;
 };
 
 /** How much one exploration may run: whole runs, and file-system calls over all its runs. */
@@ -43,7 +48,7 @@ export async function exploreOrders(run: (choose: Chooser) => Promise<Execution>
   const result: Exploration = { failed: null, runs: 0, loads: 0, complete: false };
   for (;;) {
     const forced = prefix;
-    const exec = await run((depth, waiting, steps) => (depth < forced.length ? forced[depth]! : fairChoice(depth, waiting, steps)));
+    const exec = await run((depth, waiting, steps) => (depth < forced.length ? forced[depth]! : stickyChoice(depth, waiting, steps)));
     result.runs++;
     result.loads += exec.loads;
     steps += exec.steps.length;

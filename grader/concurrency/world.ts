@@ -56,8 +56,11 @@ export interface Execution {
 /** Picks the writer to let through next, among those waiting (`waiting` is never empty). */
 export type Chooser = (depth: number, waiting: number[], steps: Step[]) => number;
 
-/** The most operations one run may make: writers that never finish are waiting on each other. */
-export const MAX_STEPS = 2_000;
+/**
+ * The most operations one run may make: writers that never finish are waiting on each other. Far
+ * above what correct writers make (three 300 KiB states written 128 bytes at a time take 7,500).
+ */
+export const MAX_STEPS = 50_000;
 
 /** Writers and a reader, ready for runs in fresh folders under `work`. */
 export class World {

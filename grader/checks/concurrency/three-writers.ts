@@ -1,7 +1,7 @@
 // concurrency.three-writers: three processes save the same checkpoint at once, in orders fast-check
 // chooses (and shrinks), with states of every kind; judged as with two writers.
 import fc from "fast-check";
-import { fairChoice } from "../../concurrency/explore.js";
+import { stickyChoice } from "../../concurrency/explore.js";
 import type { Chooser, Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
@@ -34,10 +34,10 @@ export const threeWriters: CheckDefinition = {
   },
 };
 
-/** Lets the writer the order names through (the next one waiting when it is done), then goes fairly. */
+/** Lets the writer the order names through (the next one waiting when it is done), then lets the last one go on. */
 function follow(order: number[]): Chooser {
   return (depth, waiting, steps) => {
-    if (depth >= order.length) return fairChoice(depth, waiting, steps);
+    if (depth >= order.length) return stickyChoice(depth, waiting, steps);
     const wanted = order[depth]!;
     return waiting.includes(wanted) ? wanted : waiting[wanted % waiting.length]!;
   };
