@@ -123,7 +123,11 @@ export class World {
         events[w] = await this.writers[w]!.grant();
         const after = events[w]!;
         const step = exec.steps.at(-1)!;
-        if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) step.failed = true;
+        // A call that failed changed nothing: from here on it counts as a read of the names it named.
+        if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) {
+          step.failed = true;
+          step.footprint = { reads: [...step.footprint.reads, ...step.footprint.writes], writes: [] };
+        }
         exec.problem = this.ended(events, exec.steps.length);
         // A step that changed nothing the reader's last load read (an fsync, a write to a temp file
         // the load never looks at) leaves it what it saw: the load is not made again.
@@ -162,15 +166,15 @@ export class World {
     return wrong === null ? null : { kind, afterStep, text: `${CHECKPOINT_NAME} held ${onDisk(root)}, and the reader's ${wrong}` };
   }
 
-  /** Lets every writer finish, so each actor is ready for the next run. */
+  /** Lets every writer finish, in turns (one may wait for another's lock), so each actor is ready for the next run. */
   private async drain(events: ActorEvent[]): Promise<void> {
-    for (const [i, e] of events.entries()) {
-      let event = e;
-      for (let n = 0; "op" in event && n < MAX_STEPS; n++) event = await this.writers[i]!.grant();
+    for (let n = 0; n < MAX_STEPS; n++) {
+      const waiting = events.flatMap((e, i) => ("op" in e ? [i] : []));
+      if (waiting.length === 0) return;
+      for (const i of waiting) events[i] = await this.writers[i]!.grant();
     }
   }
 }
-
 
 /** True when writer `w` is about to repeat a call of its own that failed, and no other writer has since changed anything `w` touched. */
 function retrying(steps: Step[], w: number, what: string): boolean {
