@@ -30,9 +30,20 @@ export function conflict(a: Footprint, b: Footprint): boolean {
  * is never among those waiting while another can go: see world.ts.)
  */
 export const stickyChoice: Chooser = (_depth, waiting, steps) => {
+  // While writers keep failing (spinning on a lock), none waits more than STARVING steps: two
+  // spinning writers must not keep the lock's holder waiting for ever.
+  if (steps.length > STARVING && steps.at(-1)!.failed) {
+    const seen = new Set<number>();
+    for (let i = steps.length - 1; i >= steps.length - STARVING; i--) seen.add(steps[i]!.writer);
+    const starved = waiting.find((w) => !seen.has(w));
+    if (starved !== undefined) return starved;
+  }
   const last = steps.at(-1)?.writer;
   return last !== undefined && waiting.includes(last) ? last : waiting[0]!;
 };
+
+/** Steps a waiting writer may be passed over before it goes next whatever the order. */
+const STARVING = 256;
 
 /** How much one exploration may run: whole runs, and file-system calls over all its runs. */
 export interface Budget {
