@@ -51,11 +51,23 @@ export interface Budget {
   steps: number;
 }
 
-/** Runs `run` over every order that matters, within `budget`; stops at the first that goes wrong. */
+/** An order still to run: the choices up to a node, then `writer` there. */
+interface Branch {
+  depth: number;
+  prefix: number[];
+}
+
+/**
+ * Runs `run` over every order that matters, within `budget`; stops at the first that goes wrong.
+ * Open branches run shallowest first: when the budget ends the exploration early, the orders it
+ * covered differ early (who goes first), where a shared name usually shows.
+ */
 export async function exploreOrders(run: (choose: Chooser) => Promise<Execution>, budget: Budget): Promise<Exploration> {
   let steps = 0;
   let prefix: number[] = [];
-  const branches: { todo: Set<number>; done: Set<number> }[] = [];
+  /** The writers that already went first from each node, by the node's key (see nodeKeys). */
+  const done = new Map<string, Set<number>>();
+  const todo: Branch[] = [];
   const result: Exploration = { failed: null, runs: 0, loads: 0, complete: false };
   for (;;) {
     const forced = prefix;
@@ -64,31 +76,59 @@ export async function exploreOrders(run: (choose: Chooser) => Promise<Execution>
     result.loads += exec.loads;
     steps += exec.steps.length;
     if (exec.problem) return { ...result, failed: exec };
-    for (let d = branches.length; d < exec.steps.length; d++) branches.push({ todo: new Set([exec.steps[d]!.writer]), done: new Set([exec.steps[d]!.writer]) });
-    addBranches(exec, forced.length, branches);
-    const open = deepestOpen(branches);
-    if (open < 0) return { ...result, complete: true };
+    const keys = nodeKeys(exec.steps);
+    const wentFirst = (d: number) => done.get(keys[d]!) ?? done.set(keys[d]!, new Set()).get(keys[d]!)!;
+    exec.steps.forEach((step, d) => wentFirst(d).add(step.writer));
+    for (const [i, w] of conflictingBranches(exec, forced.length)) {
+      if (wentFirst(i).has(w)) continue;
+      wentFirst(i).add(w);
+      todo.push({ depth: i, prefix: [...exec.steps.slice(0, i).map((s) => s.writer), w] });
+    }
+    if (todo.length === 0) return { ...result, complete: true };
     if (result.runs >= budget.runs || steps >= budget.steps) return result;
-    const next = Math.min(...[...branches[open]!.todo].filter((w) => !branches[open]!.done.has(w)));
-    branches[open]!.done.add(next);
-    branches.length = open + 1;
-    prefix = [...exec.steps.slice(0, open).map((s) => s.writer), next];
+    let next = 0;
+    for (let k = 1; k < todo.length; k++) if (todo[k]!.depth < todo[next]!.depth) next = k;
+    prefix = todo.splice(next, 1)[0]!.prefix;
   }
 }
 
-/** For each new choice point: a writer whose waiting operation conflicts with an earlier step of another writer may go before that step. */
-function addBranches(exec: Execution, from: number, branches: { todo: Set<number> }[]): void {
+/** A key per node of a run (the state before step d): a hash of the choices that led to it. */
+function nodeKeys(steps: Step[]): string[] {
+  const keys = ["0"];
+  let a = 0x811c9dc5;
+  let b = 0x1b873593;
+  steps.forEach((step, d) => {
+    a = Math.imul(a ^ (step.writer + 1), 0x01000193) >>> 0;
+    b = Math.imul(b + step.writer + 7, 0x5bd1e995) >>> 0;
+    keys.push(`${d + 1}.${a}.${b}`);
+  });
+  return keys;
+}
+
+/**
+ * From each choice point at or after `from`: [i, w] when writer w, waiting there, conflicts with
+ * an earlier step i of another writer while w was already waiting at i (so w could have gone first).
+ */
+function conflictingBranches(exec: Execution, from: number): [number, number][] {
+  // Steps by the names they touch; a change to "dir/x" is also filed under the listing "dir/*".
+  const byName = new Map<string, number[]>();
+  const file = (name: string, i: number) => (byName.get(name) ?? byName.set(name, []).get(name)!).push(i);
+  exec.steps.forEach((step, i) => {
+    for (const name of [...step.footprint.reads, ...step.footprint.writes]) file(name, i);
+    for (const name of step.footprint.writes) file(`${name.slice(0, name.lastIndexOf("/"))}/*`, i);
+  });
+  const out: [number, number][] = [];
   for (let d = Math.max(0, from); d < exec.choices.length; d++) {
     for (const [w, footprint] of exec.choices[d]!.pending) {
-      for (let i = 0; i < d; i++) {
-        const step: Step = exec.steps[i]!;
-        if (step.writer !== w && conflict(step.footprint, footprint) && exec.choices[i]!.pending.has(w)) branches[i]!.todo.add(w);
+      const names = [...footprint.reads, ...footprint.writes, ...footprint.writes.map((n) => `${n.slice(0, n.lastIndexOf("/"))}/*`)];
+      for (const name of names) {
+        for (const i of byName.get(name) ?? []) {
+          if (i >= d) break;
+          const step = exec.steps[i]!;
+          if (step.writer !== w && exec.choices[i]!.pending.has(w) && conflict(step.footprint, footprint)) out.push([i, w]);
+        }
       }
     }
   }
-}
-
-function deepestOpen(branches: { todo: Set<number>; done: Set<number> }[]): number {
-  for (let d = branches.length - 1; d >= 0; d--) for (const w of branches[d]!.todo) if (!branches[d]!.done.has(w)) return d;
-  return -1;
+  return out;
 }

@@ -97,7 +97,9 @@ export class World {
     const pids = this.writers.slice(0, n).map((w) => w.pid);
     const call = (i: number) => ({
       name: "atomicCheckpoint", args: [CHECKPOINT, setup.states[i]], root, gated: true,
-      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.processMs, clockMs: this.clockMs,
+      // Most of a writer's call is spent waiting for its turn: each of its own steps is held to
+      // callMs by the actor's watchdog, so the call as a whole only gets the check's bound.
+      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.checkMs, clockMs: this.clockMs,
     });
     const events: ActorEvent[] = [];
     for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
@@ -176,14 +178,28 @@ export class World {
   }
 }
 
-/** True when writer `w` is about to repeat a call of its own that failed, and no other writer has since changed anything `w` touched. */
+/**
+ * True when writer `w` is waiting in a loop: its next call repeats one of its own that failed, or
+ * one it already made twice, and no other writer has since changed anything `w` touched (looking
+ * back at most RETRY_WINDOW steps). Repeating it now would see the same as before.
+ */
 function retrying(steps: Step[], w: number, what: string): boolean {
-  let last = -1;
-  for (let i = steps.length - 1; i >= 0 && last < 0; i--) if (steps[i]!.writer === w && steps[i]!.failed && steps[i]!.what === what) last = i;
-  if (last < 0) return false;
-  const mine = steps.slice(last).filter((s) => s.writer === w);
-  return !steps.slice(last).some((s) => s.writer !== w && mine.some((m) => conflict(s.footprint, m.footprint)));
+  let same = 0;
+  const mine: Footprint[] = [];
+  for (let i = steps.length - 1; i >= 0 && i >= steps.length - RETRY_WINDOW; i--) {
+    const step = steps[i]!;
+    if (step.writer !== w) {
+      if (mine.some((m) => conflict(step.footprint, m))) return false;
+      continue;
+    }
+    mine.push(step.footprint);
+    if (step.what === what && (step.failed || ++same >= 2)) return true;
+  }
+  return false;
 }
+
+/** How far back `retrying` looks: a loop waiting for a lock repeats within a few calls. */
+const RETRY_WINDOW = 64;
 
 /** The states the writers save, as loads may return them. */
 function written(setup: Setup): Expected[] {

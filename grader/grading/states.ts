@@ -17,6 +17,14 @@ export function jsonState(): fc.Arbitrary<JsonState> {
   );
 }
 
+/** Small states only (no large or deeply nested ones): for checks that run many processes over each. */
+export function smallJsonState(): fc.Arbitrary<JsonState> {
+  return fc.oneof(
+    { arbitrary: fc.jsonValue({ maxDepth: 3, stringUnit: "grapheme" }).map(clean), weight: 6 },
+    { arbitrary: fc.constantFrom(...TRICKY) as fc.Arbitrary<JsonState>, weight: 1 },
+  );
+}
+
 /** Values nested 20 to 100 levels deep. */
 export function deepState(): fc.Arbitrary<JsonState> {
   return fc.record({ depth: fc.integer({ min: 20, max: 100 }), leaf: fc.jsonValue({ maxDepth: 0 }) }).map(({ depth, leaf }) => {
