@@ -14,6 +14,7 @@ import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runProgram } from "./program.js";
+import { ScenarioFolder } from "./scenario-folder.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
 export interface HostConfig {
@@ -42,11 +43,13 @@ export class Host {
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
-  private nextRoot = 1;
+  private readonly folder: ScenarioFolder;
   /** Tells the grader that the host is still making progress (set per request by the serving loop). */
   progress: (call: string) => void = () => {};
 
-  constructor(readonly config: HostConfig) {}
+  constructor(readonly config: HostConfig) {
+    this.folder = new ScenarioFolder(config.work, config.tmpBase);
+  }
 
   async handle(req: Request): Promise<unknown> {
     switch (req.type) {
@@ -91,15 +94,8 @@ export class Host {
 
   /** One run of a scenario; with `shared`, all its calls under one limit, and null when they did not end within it. */
   private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number, shared: boolean): Promise<RunReply | null> {
-    const root = path.join(this.config.work, `s${this.nextRoot++}`);
-    fs.rmSync(root, { recursive: true, force: true });
-    // Scenarios run one at a time: they share one TMPDIR on the other file system, emptied after each.
-    const otherTmp = this.config.tmpBase;
-    for (const sub of ["work", "cwd", ...(otherTmp ? [] : ["tmp"])]) fs.mkdirSync(path.join(root, sub), { recursive: true });
-    if (otherTmp) {
-      fs.mkdirSync(otherTmp, { recursive: true });
-      fs.symlinkSync(otherTmp, path.join(root, "tmp"));
-    }
+    // Scenarios run one at a time, each in the same folder emptied after it.
+    const root = this.folder.open();
     const savedCwd = process.cwd();
     const savedTmp = process.env.TMPDIR;
     try {
@@ -123,8 +119,7 @@ export class Host {
       process.chdir(savedCwd);
       if (savedTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmp;
-      fs.rmSync(root, { recursive: true, force: true });
-      if (otherTmp) for (const name of fs.readdirSync(otherTmp)) fs.rmSync(path.join(otherTmp, name), { recursive: true, force: true });
+      this.folder.close();
     }
   }
 
