@@ -173,8 +173,13 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   const callbacks = callbackVersions(sync, pending);
-  const promises = { ...realFs.promises, ...promiseVersions(sync, pending) };
-  return { ...realFs, ...sync, ...callbacks, promises } as unknown as typeof realFs;
+  // `promises` is made on first use, as Node's own is: loading Node's promise API costs every
+  // process that starts a target several milliseconds, and most targets never use it.
+  const { promises: _lazy, ...plain } = realFs;
+  const out = { ...plain, ...sync, ...callbacks };
+  let promises: unknown;
+  Object.defineProperty(out, "promises", { enumerable: true, configurable: true, get: () => (promises ??= { ...realFs.promises, ...promiseVersions(sync, pending) }) });
+  return out as unknown as typeof realFs;
 }
 
 /** Counts asynchronous operations a target started, so the host can wait for them to settle. */
