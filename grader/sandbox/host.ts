@@ -9,7 +9,8 @@ import { CompiledTarget } from "./instance.js";
 import { CallTimedOut, belowShell, withTimeLimit } from "./limits.js";
 import { listDisk } from "./disk.js";
 import { runSteps } from "./steps.js";
-import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import { microtasksQueued, watchMicrotasks } from "./microtasks.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runProgram } from "./program.js";
@@ -43,6 +44,8 @@ export class Host {
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
   private readonly folder: ScenarioFolder;
+  /** The scenario whose folder is open, and what to put back when it closes. */
+  private current: { root: string; savedCwd: string; savedTmp: string | undefined } | null = null;
   /** Tells the grader that the host is still making progress (set per request by the serving loop). */
   progress: (call: string) => void = () => {};
 
@@ -59,17 +62,74 @@ export class Host {
         return null;
       case "run":
         return this.run(req.module, req.scenario, req.record, req.listDisk);
-      case "runMany": {
-        const results = [];
-        for (const cut of req.cuts) {
-          const from = [...req.base, { traceId: req.traceId, cut }];
-          const reply = await this.run(req.module, { from, steps: req.steps, pid: req.pid }, false, false);
-          results.push({ results: reply.results, effects: reply.effects });
-          // A recovery that timed out ends the batch: the grader judges the cases up to it.
-          if (reply.results.some((r) => r.status === "timed-out")) break;
+      case "runMany":
+        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid })));
+    }
+  }
+
+  /** Recovers from each crash state of a batch: most of them back to back (see `runChunk`), the others alone. */
+  private async runMany(module: string, scenarios: Scenario[]): Promise<ManyReply[]> {
+    const replies: ManyReply[] = [];
+    while (replies.length < scenarios.length) {
+      const chunk = this.runChunk(module, scenarios, replies);
+      if (chunk === "limit") {
+        // The chunk met its time limit: the scenario it was in runs again alone, as any scenario
+        // would, first under one limit, then with a limit on each call.
+        await this.pending.settle();
+        this.recorder?.closeLeftovers();
+        this.close(true);
+        const reply = await this.run(module, scenarios[replies.length]!, false, false);
+        replies.push({ results: reply.results, effects: reply.effects });
+        // A recovery that timed out ends the batch: the grader judges the cases up to it.
+        if (reply.results.some((r) => r.status === "timed-out")) break;
+      } else if (chunk.open) {
+        // The scenario left work for the event loop: it has its turn now, as it would alone.
+        try {
+          await this.pending.settle();
+          const reply = this.report(chunk.open, false, false);
+          replies.push({ results: reply.results, effects: reply.effects });
+        } finally {
+          this.close();
         }
-        return results;
       }
+    }
+    return replies;
+  }
+
+  /**
+   * Runs scenarios back to back under one time limit (one watchdog thread for many of them),
+   * adding a reply for each, until all are done, a quarter of the limit has passed, or one leaves
+   * work for the event loop (it is returned open, its calls made). A chunk that meets the limit
+   * ("limit") leaves the scenario it was in open, to be run again alone: the scenarios before it
+   * ended well within the limit, so each of their calls did too.
+   */
+  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[]): "limit" | { open: CallResult[] | null } {
+    const started = Date.now();
+    const firstPids = new Map<number, number>();
+    const stopWatching = watchMicrotasks();
+    try {
+      const chunk = sharedLimit(() => {
+        while (replies.length < scenarios.length && Date.now() - started < this.config.callMs / 4) {
+          const scenario = scenarios[replies.length]!;
+          firstPids.set(replies.length, this.nextPid);
+          const root = this.open(scenario, false);
+          const results = this.runSteps(module, scenario.steps, root, this.config.callMs, scenario.pid, untimed);
+          if (this.pending.count > 0 || microtasksQueued()) return { open: results };
+          const reply = this.report(results, false, false);
+          this.close();
+          replies.push({ results: reply.results, effects: reply.effects });
+        }
+        return { open: null };
+      }, this.config.callMs);
+      if (chunk) return chunk;
+      // Cut short anywhere: the scenario in progress gets its process ids again when it runs again.
+      this.nextPid = firstPids.get(replies.length) ?? this.nextPid;
+      return "limit";
+    } catch (error) {
+      this.close(true);
+      throw error;
+    } finally {
+      stopWatching();
     }
   }
 
@@ -93,33 +153,55 @@ export class Host {
 
   /** One run of a scenario; with `shared`, all its calls under one limit, and null when they did not end within it. */
   private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number, shared: boolean): Promise<RunReply | null> {
-    // Scenarios run one at a time, each in the same folder emptied after it.
-    const root = this.folder.open();
-    const savedCwd = process.cwd();
-    const savedTmp = process.env.TMPDIR;
     try {
-      for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
-      this.recorder = new Recorder(root, undefined, undefined, record);
-      process.chdir(path.join(root, "cwd"));
-      process.env.TMPDIR = path.join(root, "tmp");
+      const root = this.open(scenario, record);
       const steps = () => this.runSteps(module, scenario.steps, root, limitMs, scenario.pid, shared ? untimed : undefined);
       const results = shared ? sharedLimit(steps, limitMs) : steps();
       await this.pending.settle();
       if (!results) {
-        this.recorder.closeLeftovers();
+        this.recorder!.closeLeftovers();
         return null;
       }
-      // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
-      const trace = record && !results.some((r) => r.status === "timed-out") ? this.recorder.trace() : undefined;
-      this.recorder.closeLeftovers();
-      return { results, effects: this.recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined };
+      return this.report(results, record, wantDisk);
     } finally {
-      this.recorder = null;
-      process.chdir(savedCwd);
-      if (savedTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = savedTmp;
-      this.folder.close();
+      this.close();
     }
+  }
+
+  /** Makes the scenario's folder (the same one each time, emptied), rebuilds its disk, and points the process at it. */
+  private open(scenario: Scenario, record: boolean): string {
+    const root = this.folder.open();
+    this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR };
+    for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
+    this.recorder = new Recorder(root, undefined, undefined, record);
+    process.chdir(path.join(root, "cwd"));
+    process.env.TMPDIR = path.join(root, "tmp");
+    return root;
+  }
+
+  /** What the open scenario did, from its calls' results and its recording. */
+  private report(results: CallResult[], record: boolean, wantDisk: boolean): RunReply {
+    const recorder = this.recorder!;
+    // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
+    const trace = record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
+    recorder.closeLeftovers();
+    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(this.current!.root) : undefined };
+  }
+
+  /**
+   * Puts the process back and empties the folder; `thorough` removes it instead (after a run cut
+   * short anywhere). The scenario counts as open until the very end, so a cut here is finished later.
+   */
+  private close(thorough = false): void {
+    const current = this.current;
+    if (!current) return;
+    this.recorder = null;
+    process.chdir(current.savedCwd);
+    if (current.savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = current.savedTmp;
+    if (thorough) this.folder.discard();
+    else this.folder.close();
+    this.current = null;
   }
 
   /** Runs the steps; the first instance gets `firstPid` (a restart with the crashed process's id), later ones new ids. */

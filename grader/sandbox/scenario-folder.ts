@@ -9,6 +9,7 @@ const SUBFOLDERS = ["cwd", "tmp", "work"] as const;
 /** Scenario folders under `base`, one at a time; `otherTmp` (when set) is the tmp/ every scenario shares. */
 export class ScenarioFolder {
   private root: string | null = null;
+  private made: string | null = null;
   private shape = "";
   private next = 1;
 
@@ -28,7 +29,7 @@ export class ScenarioFolder {
       fs.symlinkSync(this.otherTmp, path.join(root, "tmp"));
     }
     this.shape = shapeOf(root);
-    this.root = root;
+    this.root = this.made = root;
     return root;
   }
 
@@ -36,23 +37,31 @@ export class ScenarioFolder {
   close(): void {
     const root = this.root;
     if (!root) return;
+    // Not reused until it is empty and checked: a close cut short leaves a folder nobody opens again.
+    this.root = null;
     try {
       for (const sub of ["work", "cwd", ...(this.otherTmp ? [] : ["tmp"])]) empty(path.join(root, sub));
       if (this.otherTmp) empty(this.otherTmp);
       // Same entries, types and modes: the next scenario cannot tell it from a new folder.
-      if (shapeOf(root) === this.shape) return;
+      if (shapeOf(root) === this.shape) {
+        this.root = root;
+        return;
+      }
     } catch {
       // A folder the target made hard to empty (modes, odd entries) goes the slow, thorough way.
     }
-    this.root = null;
-    fs.rmSync(root, { recursive: true, force: true });
-    if (this.otherTmp) for (const name of fs.readdirSync(this.otherTmp)) fs.rmSync(path.join(this.otherTmp, name), { recursive: true, force: true });
+    this.removeAll(root);
   }
 
-  /** Removes the folder for good. */
-  dispose(): void {
-    if (this.root) fs.rmSync(this.root, { recursive: true, force: true });
+  /** Removes the last folder made, however far its scenario got, and empties the shared tmp/. */
+  discard(): void {
     this.root = null;
+    if (this.made) this.removeAll(this.made);
+  }
+
+  private removeAll(root: string): void {
+    fs.rmSync(root, { recursive: true, force: true });
+    if (this.otherTmp) for (const name of fs.readdirSync(this.otherTmp)) fs.rmSync(path.join(this.otherTmp, name), { recursive: true, force: true });
   }
 }
 
