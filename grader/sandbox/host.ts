@@ -73,12 +73,12 @@ export class Host {
     while (replies.length < scenarios.length) {
       const chunk = this.runChunk(module, scenarios, replies);
       if (chunk === "limit") {
-        // The chunk met its time limit: the scenario it was in runs again alone, as any scenario
-        // would, first under one limit, then with a limit on each call.
+        // The chunk met its time limit: the scenario it was in runs again alone, with a limit on
+        // each call (it has met one shared limit already; a second would cost its time again).
         await this.pending.settle();
         this.recorder?.closeLeftovers();
         this.close(true);
-        const reply = await this.run(module, scenarios[replies.length]!, false, false);
+        const reply = await this.run(module, scenarios[replies.length]!, false, false, false);
         replies.push({ results: reply.results, effects: reply.effects });
         // A recovery that timed out ends the batch: the grader judges the cases up to it.
         if (reply.results.some((r) => r.status === "timed-out")) break;
@@ -133,14 +133,14 @@ export class Host {
     }
   }
 
-  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
-  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
+  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes; `quick` tries one limit for all its calls first. */
+  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, quick = true): Promise<RunReply> {
     const firstPid = this.nextPid;
     // First all the calls under one limit (a time limit starts a watchdog thread, which costs more
     // than a small call): when they end within it, each call did too, and that is the outcome.
     // When not, the scenario runs again from the start with a limit on each call, as it always would.
-    const quick = await this.runOnce(module, scenario, record, wantDisk, this.config.callMs, true);
-    if (quick) return quick;
+    const reply = quick ? await this.runOnce(module, scenario, record, wantDisk, this.config.callMs, true) : null;
+    if (reply) return reply;
     this.nextPid = firstPid;
     // A call that met its time limit while this process hardly ran (a busy machine, not a slow
     // call) is not the target's fault: the scenario runs again from the start, with more time.
