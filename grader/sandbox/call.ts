@@ -37,7 +37,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   }
   try {
     // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
-    return { status: "returned", value: withTimeLimit(() => summarizeValue(fn(...args)), limit.ms) };
+    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args)), limit.ms) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
     if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined };
@@ -49,6 +49,8 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
 export interface CallLimit {
   ms: number;
   nominalMs: number;
+  /** How the limit is held (`withTimeLimit` unless one limit already covers all of a scenario's calls). */
+  within?: <T>(fn: () => T, ms: number) => T;
 }
 
 function timedOut(limit: CallLimit): string {

@@ -3,17 +3,19 @@
 // states to rebuild and recover from. It judges nothing: it reports what happened.
 import fs from "node:fs";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { replay, type Cut } from "../crash/replay.js";
 import type { Trace } from "../crash/trace.js";
 import { CompiledTarget } from "./instance.js";
+import { CallTimedOut, belowShell, withTimeLimit } from "./limits.js";
 import { listDisk } from "./disk.js";
 import { runSteps } from "./steps.js";
-import type { Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import { microtasksQueued, watchMicrotasks } from "./microtasks.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runProgram } from "./program.js";
 import { runActor } from "./actor.js";
+import { ScenarioFolder } from "./scenario-folder.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
 export interface HostConfig {
@@ -42,11 +44,15 @@ export class Host {
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
-  private nextRoot = 1;
+  private readonly folder: ScenarioFolder;
+  /** The scenario whose folder is open, and what to put back when it closes. */
+  private current: { root: string; savedCwd: string; savedTmp: string | undefined } | null = null;
   /** Tells the grader that the host is still making progress (set per request by the serving loop). */
   progress: (call: string) => void = () => {};
 
-  constructor(readonly config: HostConfig) {}
+  constructor(readonly config: HostConfig) {
+    this.folder = new ScenarioFolder(config.work, config.tmpBase);
+  }
 
   async handle(req: Request): Promise<unknown> {
     switch (req.type) {
@@ -57,67 +63,150 @@ export class Host {
         return null;
       case "run":
         return this.run(req.module, req.scenario, req.record, req.listDisk);
-      case "runMany": {
-        const results = [];
-        for (const cut of req.cuts) {
-          const from = [...req.base, { traceId: req.traceId, cut }];
-          const reply = await this.run(req.module, { from, steps: req.steps, pid: req.pid }, false, false);
-          results.push({ results: reply.results, effects: reply.effects });
-          // A recovery that timed out ends the batch: the grader judges the cases up to it.
-          if (reply.results.some((r) => r.status === "timed-out")) break;
-        }
-        return results;
-      }
+      case "runMany":
+        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid })));
     }
   }
 
-  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
-  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean): Promise<RunReply> {
+  /** Recovers from each crash state of a batch: most of them back to back (see `runChunk`), the others alone. */
+  private async runMany(module: string, scenarios: Scenario[]): Promise<ManyReply[]> {
+    const replies: ManyReply[] = [];
+    while (replies.length < scenarios.length) {
+      const chunk = this.runChunk(module, scenarios, replies);
+      if (chunk === "limit") {
+        // The chunk met its time limit: the scenario it was in runs again alone, with a limit on
+        // each call (it has met one shared limit already; a second would cost its time again).
+        await this.pending.settle();
+        this.recorder?.closeLeftovers();
+        this.close(true);
+        const reply = await this.run(module, scenarios[replies.length]!, false, false, false);
+        replies.push({ results: reply.results, effects: reply.effects });
+        // A recovery that timed out ends the batch: the grader judges the cases up to it.
+        if (reply.results.some((r) => r.status === "timed-out")) break;
+      } else if (chunk.open) {
+        // The scenario left work for the event loop: it has its turn now, as it would alone.
+        try {
+          await this.pending.settle();
+          const reply = this.report(chunk.open, false, false);
+          replies.push({ results: reply.results, effects: reply.effects });
+        } finally {
+          this.close();
+        }
+      }
+    }
+    return replies;
+  }
+
+  /**
+   * Runs scenarios back to back under one time limit (one watchdog thread for many of them),
+   * adding a reply for each, until all are done, a quarter of the limit has passed, or one leaves
+   * work for the event loop (it is returned open, its calls made). A chunk that meets the limit
+   * ("limit") leaves the scenario it was in open, to be run again alone: the scenarios before it
+   * ended well within the limit, so each of their calls did too.
+   */
+  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[]): "limit" | { open: CallResult[] | null } {
+    const started = Date.now();
+    const firstPids = new Map<number, number>();
+    const stopWatching = watchMicrotasks();
+    try {
+      const chunk = sharedLimit(() => {
+        while (replies.length < scenarios.length && Date.now() - started < this.config.callMs / 4) {
+          const scenario = scenarios[replies.length]!;
+          firstPids.set(replies.length, this.nextPid);
+          const root = this.open(scenario, false);
+          const results = this.runSteps(module, scenario.steps, root, this.config.callMs, scenario.pid, untimed);
+          if (this.pending.count > 0 || microtasksQueued()) return { open: results };
+          const reply = this.report(results, false, false);
+          this.close();
+          replies.push({ results: reply.results, effects: reply.effects });
+        }
+        return { open: null };
+      }, this.config.callMs);
+      if (chunk) return chunk;
+      // Cut short anywhere: the scenario in progress gets its process ids again when it runs again.
+      this.nextPid = firstPids.get(replies.length) ?? this.nextPid;
+      return "limit";
+    } catch (error) {
+      this.close(true);
+      throw error;
+    } finally {
+      stopWatching();
+    }
+  }
+
+  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes; `quick` tries one limit for all its calls first. */
+  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, quick = true): Promise<RunReply> {
+    const firstPid = this.nextPid;
+    // First all the calls under one limit (a time limit starts a watchdog thread, which costs more
+    // than a small call): when they end within it, each call did too, and that is the outcome.
+    // When not, the scenario runs again from the start with a limit on each call, as it always would.
+    const reply = quick ? await this.runOnce(module, scenario, record, wantDisk, this.config.callMs, true) : null;
+    if (reply) return reply;
+    this.nextPid = firstPid;
     // A call that met its time limit while this process hardly ran (a busy machine, not a slow
     // call) is not the target's fault: the scenario runs again from the start, with more time.
-    const firstPid = this.nextPid;
     for (let attempt = 0; ; attempt++) {
-      const reply = await this.runOnce(module, scenario, record, wantDisk, this.config.callMs * 2 ** attempt);
+      const reply = (await this.runOnce(module, scenario, record, wantDisk, this.config.callMs * 2 ** attempt, false))!;
       if (attempt === MAX_RETRIES || !reply.results.some((r) => r.status === "timed-out" && r.starved)) return reply;
       this.nextPid = firstPid;
     }
   }
 
-  private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number): Promise<RunReply> {
-    const root = path.join(this.config.work, `s${this.nextRoot++}`);
-    fs.rmSync(root, { recursive: true, force: true });
-    // Scenarios run one at a time: they share one TMPDIR on the other file system, emptied after each.
-    const otherTmp = this.config.tmpBase;
-    for (const sub of ["work", "cwd", ...(otherTmp ? [] : ["tmp"])]) fs.mkdirSync(path.join(root, sub), { recursive: true });
-    if (otherTmp) {
-      fs.mkdirSync(otherTmp, { recursive: true });
-      fs.symlinkSync(otherTmp, path.join(root, "tmp"));
-    }
-    const savedCwd = process.cwd();
-    const savedTmp = process.env.TMPDIR;
+  /** One run of a scenario; with `shared`, all its calls under one limit, and null when they did not end within it. */
+  private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number, shared: boolean): Promise<RunReply | null> {
     try {
-      for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
-      this.recorder = new Recorder(root, undefined, undefined, record);
-      process.chdir(path.join(root, "cwd"));
-      process.env.TMPDIR = path.join(root, "tmp");
-      const results = this.runSteps(module, scenario.steps, root, limitMs, scenario.pid);
+      const root = this.open(scenario, record);
+      const steps = () => this.runSteps(module, scenario.steps, root, limitMs, scenario.pid, shared ? untimed : undefined);
+      const results = shared ? sharedLimit(steps, limitMs) : steps();
       await this.pending.settle();
-      // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
-      const trace = record && !results.some((r) => r.status === "timed-out") ? this.recorder.trace() : undefined;
-      this.recorder.closeLeftovers();
-      return { results, effects: this.recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined };
+      if (!results) {
+        this.recorder!.closeLeftovers();
+        return null;
+      }
+      return this.report(results, record, wantDisk);
     } finally {
-      this.recorder = null;
-      process.chdir(savedCwd);
-      if (savedTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = savedTmp;
-      fs.rmSync(root, { recursive: true, force: true });
-      if (otherTmp) for (const name of fs.readdirSync(otherTmp)) fs.rmSync(path.join(otherTmp, name), { recursive: true, force: true });
+      this.close();
     }
   }
 
+  /** Makes the scenario's folder (the same one each time, emptied), rebuilds its disk, and points the process at it. */
+  private open(scenario: Scenario, record: boolean): string {
+    const root = this.folder.open();
+    this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR };
+    for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
+    this.recorder = new Recorder(root, undefined, undefined, record);
+    process.chdir(path.join(root, "cwd"));
+    process.env.TMPDIR = path.join(root, "tmp");
+    return root;
+  }
+
+  /** What the open scenario did, from its calls' results and its recording. */
+  private report(results: CallResult[], record: boolean, wantDisk: boolean): RunReply {
+    const recorder = this.recorder!;
+    // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
+    const trace = record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
+    recorder.closeLeftovers();
+    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(this.current!.root) : undefined };
+  }
+
+  /**
+   * Puts the process back and empties the folder; `thorough` removes it instead (after a run cut
+   * short anywhere). The scenario counts as open until the very end, so a cut here is finished later.
+   */
+  private close(thorough = false): void {
+    const current = this.current;
+    if (!current) return;
+    this.recorder = null;
+    process.chdir(current.savedCwd);
+    if (current.savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = current.savedTmp;
+    if (thorough) this.folder.discard();
+    else this.folder.close();
+    this.current = null;
+  }
+
   /** Runs the steps; the first instance gets `firstPid` (a restart with the crashed process's id), later ones new ids. */
-  private runSteps(module: string, steps: Step[], root: string, limitMs: number, firstPid?: number) {
+  private runSteps(module: string, steps: Step[], root: string, limitMs: number, firstPid?: number, within?: <T>(fn: () => T, ms: number) => T) {
     let pid = firstPid;
     const instantiate = () => {
       this.currentPid = pid ?? this.nextPid++;
@@ -126,7 +215,7 @@ export class Host {
       return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
-    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames });
+    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames, within });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -147,6 +236,21 @@ export class Host {
   }
 }
 
+/** Runs `fn` under one time limit; null when it did not end within it. */
+function sharedLimit<T>(fn: () => T, ms: number): T | null {
+  try {
+    return withTimeLimit(fn, ms);
+  } catch (error) {
+    if (error instanceof CallTimedOut) return null;
+    throw error;
+  }
+}
+
+/** A call made as it is, under a limit held around it. */
+function untimed<T>(fn: () => T): T {
+  return fn();
+}
+
 /** How many times a scenario runs again after a call timed out on a starved process. */
 const MAX_RETRIES = 1;
 
@@ -159,18 +263,44 @@ export class NeedTrace extends Error {
 
 /**
  * Ends this process once its parent is gone, even while the target's code spins in the main
- * thread (a worker thread keeps watching, and a kill from it ends the whole process).
+ * thread (a worker thread keeps watching, and a kill from it ends the whole process). Below a
+ * shell, the parent is the shell, and the grader ends this process itself when the shell ends
+ * (a target that killed its parent): the thread, which costs about 0.1 s of CPU, is then not started.
  */
 export function guardAgainstOrphaning(): void {
+  if (belowShell()) return;
   const parent = process.ppid;
+  // Loaded here, not at the top, so that below a shell no process pays for loading it (the host
+  // always runs as a CommonJS bundle, where require is at hand).
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
   const guard = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, "SIGKILL"); }, 500);`, { eval: true });
   guard.unref();
+}
+
+/** How often a call may tell the grader again that it started, when it is the same call as last time. */
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * Sends a call's name when it differs from the last one sent, or when the last was sent a while
+ * ago: the grader's watchdog still hears from a host that makes progress, and still knows which
+ * call it was in, without one message per crash state.
+ */
+function throttledProgress(send: (call: string) => void): (call: string) => void {
+  let last = "";
+  let at = -Infinity;
+  return (call) => {
+    const now = performance.now();
+    if (call === last && now - at < PROGRESS_EVERY_MS) return;
+    last = call;
+    at = now;
+    send(call);
+  };
 }
 
 function serve(host: Host): void {
   guardAgainstOrphaning();
   process.on("message", async (msg: { id: number; req: Request }) => {
-    host.progress = (call) => process.send!({ id: msg.id, progress: call });
+    host.progress = throttledProgress((call) => process.send!({ id: msg.id, progress: call }));
     let reply: Reply;
     try {
       reply = { ok: true, value: await host.handle(msg.req) };

@@ -51,11 +51,17 @@ export class CompiledTarget {
 
   /** Runs the bundle's top level in a fresh module object and returns its exports. */
   instantiate(ctx: InstanceContext): Record<string, unknown> {
-    return this.start(ctx).exports;
+    return this.evaluate(ctx).exports;
   }
 
   /** Like `instantiate`, and also the promise of a top level that awaits (settled at once otherwise). */
   start(ctx: InstanceContext): { exports: Record<string, unknown>; done: Promise<unknown> } {
+    const { exports, result } = this.evaluate(ctx);
+    return { exports, done: Promise.resolve(result) };
+  }
+
+  /** Runs the top level; `result` is what the bundle's function returned (a promise when it awaits). Makes no promise of its own. */
+  private evaluate(ctx: InstanceContext): { exports: Record<string, unknown>; result: unknown } {
     const module = { exports: {} as Record<string, unknown> };
     const fakeProcess = ctx.realProcess ? process : simulatedProcess(ctx.pid, ctx.livePids ?? []);
     const require = Object.assign((name: string): unknown => {
@@ -68,7 +74,7 @@ export class CompiledTarget {
     const { entryFile } = this;
     const result = this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
       ctx.realProcess ? Math : seededMath(ctx.pid), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
-    return { exports: module.exports, done: Promise.resolve(result) };
+    return { exports: module.exports, result };
   }
 }
 

@@ -57,13 +57,18 @@ const SHELL = "/bin/sh";
  * signal then shows as the shell's exit code 128 + the signal's number (see `exitSignal`).
  */
 export function limitedCommand(limits: Limits, file: string, args: string[]): { file: string; args: string[] } {
-  if (process.platform === "win32" || !fs.existsSync(SHELL)) return { file, args };
+  if (!belowShell()) return { file, args };
   const dataKiB = limits.memoryMiB * 1024 + 256 * 1024; // the limit counts the runtime's own memory too
   const fileBlocks = limits.fileMiB * 2048; // ulimit -f counts 512-byte blocks
   // No `exec`: the shell stays as the runtime's parent, so a target that kills its parent process
   // kills this shell, never the grader. The grader kills the runtime by the id it reports.
   const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; "$0" "$@"`;
   return { file: SHELL, args: ["-c", script, file, ...args] };
+}
+
+/** Whether `limitedCommand` starts processes below a shell (the shell is then their parent, not the grader). */
+export function belowShell(): boolean {
+  return process.platform !== "win32" && fs.existsSync(SHELL);
 }
 
 /** Thrown by `withTimeLimit` when the call did not return in time. */

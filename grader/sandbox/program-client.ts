@@ -28,6 +28,9 @@ export interface ProgramOutcome {
   limits: Limits;
 }
 
+/** How long a runtime may outlive the shell above it before the grader kills it. */
+const ORPHAN_GRACE_MS = 500;
+
 /** Makes a scenario folder (work/, tmp/, cwd/) under `root`. */
 export function makeScenarioFolder(root: string): string {
   for (const sub of ["work", "tmp", "cwd"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
@@ -89,7 +92,12 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
       else if ("changes" in message) outcome.changes = message.changes;
     }
   });
+  // The shell ended first (the target killed its parent): the runtime below it gets a moment to
+  // finish by itself, as it had while a thread of its own checked its parent every half second.
+  let orphaned: NodeJS.Timeout | undefined;
+  subprocess.once("exit", () => (orphaned = setTimeout(kill, ORPHAN_GRACE_MS)));
   const run = await subprocess;
+  clearTimeout(orphaned);
   dog.stop();
   signal?.removeEventListener("abort", kill);
   const died = exitSignal(run.exitCode, run.signal);

@@ -186,8 +186,13 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
 
   const reads = readingVersions(current);
   const callbacks = callbackVersions(sync, pending);
-  const promises = { ...realFs.promises, ...promiseVersions(sync, pending) };
-  return { ...realFs, ...reads, ...sync, ...callbacks, promises } as unknown as typeof realFs;
+  // `promises` is made on first use, as Node's own is: loading Node's promise API costs every
+  // process that starts a target several milliseconds, and most targets never use it.
+  const { promises: _lazy, ...plain } = realFs;
+  const out = { ...plain, ...reads, ...sync, ...callbacks };
+  let promises: unknown;
+  Object.defineProperty(out, "promises", { enumerable: true, configurable: true, get: () => (promises ??= { ...realFs.promises, ...promiseVersions(sync, pending) }) });
+  return out as unknown as typeof realFs;
 }
 
 const READ_NAMES = ["readFileSync", "readdirSync", "opendirSync", "existsSync", "statSync", "lstatSync", "accessSync", "readlinkSync", "realpathSync"] as const;

@@ -16,6 +16,8 @@ export interface StepsEnv {
   /** The time limit of one call, and of one module's top level (in messages: `nominalMs`, when it differs). */
   limitMs: number;
   nominalMs?: number;
+  /** How each call's limit is held: `withTimeLimit` by default; a plain call when an outer limit covers them all. */
+  within?: <T>(fn: () => T, ms: number) => T;
   /** Told before each call into the target, so a watchdog can tell a slow run from a stuck one. */
   progress?: (call: string) => void;
   /** The student's own stack frames of an error. */
@@ -38,8 +40,9 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       env.fs.writeFileSync(file, step.content);
     } else {
       env.progress?.(step.call);
-      const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs };
-      exports ??= importOrError(() => withTimeLimit(env.instantiate, limit.ms));
+      const within = env.within ?? withTimeLimit;
+      const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs, within };
+      exports ??= importOrError(() => within(env.instantiate, limit.ms));
       env.recorder.mark(`call:${step.call}`);
       const result = runCall(exports, step.call, resolveArgs(step.args, root), root, limit, env.frames);
       results.push(result);
