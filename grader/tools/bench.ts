@@ -3,7 +3,8 @@
 //   (b) the wall time of a full grade of the solution;
 //   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
 //       killed at that point, and another one to load what it left;
-// then how the engine's cost grows with the number of steps and with the size of the state.
+// then how the engine's cost grows with the number of steps and with the size of the state,
+// and what the concurrency checks cost (orders of two writers, calls let through per second).
 //   npm run bench -- --json bench.json --runs 3
 import { execa } from "execa";
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import { stateOfSize } from "../grading/states.js";
 import { REPO_ROOT } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
+import { concurrencyCost } from "./bench/concurrency.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 
 const KiB = 1024;
@@ -64,7 +66,11 @@ async function main(): Promise<void> {
       console.log(`  ${label(size).padStart(7)}: ${window} crash states per write, ${fmt(perSecond)} crash states/s`);
     }
 
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize };
+    console.log("concurrency (two writer processes and a reader over the reference solution, every order that matters):");
+    const concurrency = await concurrencyCost(work, Math.max(3, runs * 2));
+    console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
+
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();
