@@ -13,6 +13,7 @@ import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { ActorCall, ActorMessage, Footprint } from "./actor-protocol.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { discardOutput } from "./silence.js";
 
 /** Descriptors of the actor's two pipes: what it tells the grader, and what it is told. */
 export const ACTOR_OUT_FD = 3;
@@ -212,15 +213,9 @@ function tell(message: ActorMessage): void {
   fs.writeSync(ACTOR_OUT_FD, JSON.stringify(message) + "\n");
 }
 
-/** What the target prints goes nowhere: nothing it prints can reach the grader. */
+/** What the target prints goes nowhere, and a callback it left behind cannot end the actor. */
 function silenceOutput(): void {
-  const discard = (_chunk: unknown, encoding?: unknown, callback?: unknown) => {
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (typeof done === "function") queueMicrotask(() => done());
-    return true;
-  };
-  process.stdout.write = discard as typeof process.stdout.write;
-  process.stderr.write = discard as typeof process.stderr.write;
+  discardOutput();
   process.on("uncaughtException", () => {});
   process.on("unhandledRejection", () => {});
 }

@@ -15,6 +15,7 @@ import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
 import { runProgram } from "./program.js";
 import { runActor } from "./actor.js";
+import { discardOutput } from "./silence.js";
 import { ScenarioFolder } from "./scenario-folder.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
@@ -311,16 +312,9 @@ function serve(host: Host): void {
     }
     process.send!({ id: msg.id, reply });
   });
-  // What the target prints is kept in memory, not written: output floods cost nothing, and
-  // nothing the target prints can reach the grader. Runtime failures still reach the real stderr.
-  const discard = (_chunk: unknown, encoding?: unknown, callback?: unknown) => {
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (typeof done === "function") queueMicrotask(() => done());
-    return true;
-  };
-  process.stdout.write = discard as typeof process.stdout.write;
-  process.stderr.write = discard as typeof process.stderr.write;
-    // A callback the target left behind must not take the host down between requests.
+  // Runtime failures still reach the real stderr: only what the target prints is dropped.
+  discardOutput();
+  // A callback the target left behind must not take the host down between requests.
   process.on("uncaughtException", () => {});
   // The grader went away: nothing is left to answer.
   process.on("disconnect", () => process.exit(0));
