@@ -63,6 +63,11 @@ export class Actor {
     return actor;
   }
 
+  /** True once the process has ended (or was killed): it takes no more calls. */
+  get gone(): boolean {
+    return this.exited !== null;
+  }
+
   /** The actor's own process id, as its calls see it. */
   get pid(): number {
     return this.runtimePid!;

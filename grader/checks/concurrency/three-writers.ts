@@ -7,32 +7,32 @@ import type { Chooser, Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState } from "../../grading/states.js";
-import { concurrencyStory, openWorld } from "./world-of.js";
+import { concurrencyStory, withWorld } from "./world-of.js";
 
 const WRITERS = 3;
 
 export const threeWriters: CheckDefinition = {
   id: "concurrency.three-writers",
-  async run(ctx) {
-    const world = await openWorld(ctx, WRITERS);
-    const arb = fc.record({
-      old: fc.option(smallJsonState().map((state) => ({ state })), { nil: null }),
-      states: fc.tuple(smallJsonState(), smallJsonState(), smallJsonState()),
-      order: fc.array(fc.nat({ max: WRITERS - 1 }), { maxLength: 48 }),
-    });
-    const found = await findCounterexample(
-      ctx,
-      arb,
-      async ({ old, states, order }) => {
-        const setup: Setup = { old, states };
-        const exec = await world.run(setup, follow(order));
-        ctx.countCrashStates(exec.loads);
-        return exec.problem && concurrencyStory(setup, exec, "the order fast-check chose", world.pids, world.clockMs);
-      },
-      { numRuns: 25 },
-    );
-    return found ? ctx.failed(found.story, found.path) : ctx.passed();
-  },
+  run: (ctx) =>
+    withWorld(ctx, WRITERS, async (world) => {
+      const arb = fc.record({
+        old: fc.option(smallJsonState().map((state) => ({ state })), { nil: null }),
+        states: fc.tuple(smallJsonState(), smallJsonState(), smallJsonState()),
+        order: fc.array(fc.nat({ max: WRITERS - 1 }), { maxLength: 48 }),
+      });
+      const found = await findCounterexample(
+        ctx,
+        arb,
+        async ({ old, states, order }) => {
+          const setup: Setup = { old, states };
+          const exec = await world.run(setup, follow(order));
+          ctx.countCrashStates(exec.loads);
+          return exec.problem && concurrencyStory(setup, exec, "the order fast-check chose", world.pids, world.clockMs);
+        },
+        { numRuns: 15 },
+      );
+      return found ? ctx.failed(found.story, found.path) : ctx.passed();
+    }),
 };
 
 /** Lets the writer the order names through (the next one waiting when it is done), then lets the last one go on. */

@@ -6,7 +6,7 @@ import { exploreOrders } from "../../concurrency/explore.js";
 import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { stateOfSize } from "../../grading/states.js";
-import { concurrencyStory, openWorld } from "./world-of.js";
+import { concurrencyStory, withWorld } from "./world-of.js";
 
 /** Writers of different lengths, over an old checkpoint and over none (one write large enough to take several calls). */
 const SETUPS: Setup[] = [
@@ -23,17 +23,17 @@ const BUDGET = { runs: 250, steps: 2500 };
 
 export const twoWriters: CheckDefinition = {
   id: "concurrency.two-writers",
-  async run(ctx) {
-    const world = await openWorld(ctx, 2);
-    let runs = 0;
-    let complete = true;
-    for (const setup of SETUPS) {
-      const explored = await exploreOrders((choose) => world.run(setup, choose), BUDGET);
-      runs += explored.runs;
-      ctx.countCrashStates(explored.loads);
-      if (explored.failed) return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs));
-      complete &&= explored.complete;
-    }
-    return ctx.passed(`${runs} orders run${complete ? ", every one that matters" : ", as many as the check's budget allows"}`);
-  },
+  run: (ctx) =>
+    withWorld(ctx, 2, async (world) => {
+      let runs = 0;
+      let complete = true;
+      for (const setup of SETUPS) {
+        const explored = await exploreOrders((choose) => world.run(setup, choose), BUDGET);
+        runs += explored.runs;
+        ctx.countCrashStates(explored.loads);
+        if (explored.failed) return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs));
+        complete &&= explored.complete;
+      }
+      return ctx.passed(`${runs} orders run${complete ? ", every one that matters" : ", as many as the check's budget allows"}`);
+    }),
 };

@@ -1,17 +1,58 @@
-// The writers and reader a concurrency check uses: real processes over the target's checkpoint.ts,
-// closed when the check ends; and the story of a run that went wrong.
+// The writers and reader the concurrency checks use: real processes over the target's
+// checkpoint.ts, started once and shared by the deliverable's checks, one check at a time; and
+// the story of a run that went wrong.
 import path from "node:path";
 import { World, writerName, type Execution, type Setup } from "../../concurrency/world.js";
 import type { CheckContext } from "../../grading/context.js";
 import { showState } from "../../grading/states.js";
 import { Actor } from "../../sandbox/actor-client.js";
 
-/** Starts `writers` writer processes and a reader over the target's checkpoint.ts. */
-export async function openWorld(ctx: CheckContext, writers: number): Promise<World> {
-  const config = { bundle: ctx.bundles.checkpoint!, entry: "checkpoint.ts", targetDir: ctx.config.targetDir };
-  const start = () => Actor.start(ctx.config.hostFile, config, ctx.limits, () => (ctx.limitHit = true)).then((a) => ctx.own(a));
-  const actors = await Promise.all(Array.from({ length: writers + 1 }, start));
-  return new World(actors.slice(0, writers), actors[writers]!, path.join(ctx.config.work, `${ctx.checkId}-${process.pid}-${Date.now()}`), ctx.limits);
+/** The most writers a check uses; the reader is the process after them. */
+const MAX_WRITERS = 3;
+
+let pool: Promise<{ bundle: string; actors: Actor[] }> | null = null;
+let queue: Promise<void> = Promise.resolve();
+/** The check using the processes now: told when one of them meets a limit. */
+let holder: CheckContext | null = null;
+
+/** Runs `use` over `writers` writers and a reader, once the deliverable's other check is done with them. */
+export async function withWorld<T>(ctx: CheckContext, writers: number, use: (world: World) => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const turn = queue;
+  queue = new Promise<void>((resolve) => (release = resolve));
+  await turn;
+  holder = ctx;
+  let done = false;
+  // A check abandoned at its deadline while it still runs: its processes are ended (and started again for the next).
+  ctx.own({ close: async () => (done ? undefined : closeWorlds()) });
+  try {
+    const actors = await actorsFor(ctx);
+    const work = path.join(ctx.config.work, `${ctx.checkId}-${process.pid}-${Date.now()}`);
+    return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits));
+  } finally {
+    done = true;
+    holder = null;
+    release();
+  }
+}
+
+/** The shared processes for this check's bundle, started again when one of them has ended. */
+async function actorsFor(ctx: CheckContext): Promise<Actor[]> {
+  const bundle = ctx.bundles.checkpoint!;
+  const current = await pool?.catch(() => null);
+  if (current && current.bundle === bundle && current.actors.every((a) => !a.gone)) return current.actors;
+  await closeWorlds();
+  const config = { bundle, entry: "checkpoint.ts", targetDir: ctx.config.targetDir };
+  const start = () => Actor.start(ctx.config.hostFile, config, ctx.limits, () => holder && (holder.limitHit = true));
+  pool = Promise.all(Array.from({ length: MAX_WRITERS + 1 }, start)).then((actors) => ({ bundle, actors }));
+  return (await pool).actors;
+}
+
+/** Ends the shared processes: after the deliverable's checks, or when a check using them is abandoned. */
+export async function closeWorlds(): Promise<void> {
+  const current = await pool?.catch(() => null);
+  pool = null;
+  await Promise.all((current?.actors ?? []).map((a) => a.close()));
 }
 
 /** The most steps a story lists: the first few and the last ones before the failure. */
