@@ -16,10 +16,15 @@ export interface Exploration {
   complete: boolean;
 }
 
+/** The name a listing of the folder holding `name` goes by ("@/work/*" for "@/work/x"). */
+function listingOf(name: string): string {
+  return `${name.slice(0, name.lastIndexOf("/"))}/*`;
+}
+
 /** True when the order of two operations can matter: one changes a name the other touches. */
 export function conflict(a: Footprint, b: Footprint): boolean {
   // "dir/*" is a listing of dir: every name in dir is part of it.
-  const touches = (f: Footprint, name: string) => f.reads.includes(name) || f.writes.includes(name) || f.reads.includes(`${name.slice(0, name.lastIndexOf("/"))}/*`);
+  const touches = (f: Footprint, name: string) => f.reads.includes(name) || f.writes.includes(name) || f.reads.includes(listingOf(name));
   return a.writes.some((n) => touches(b, n)) || b.writes.some((n) => touches(a, n));
 }
 
@@ -115,12 +120,12 @@ function conflictingBranches(exec: Execution, from: number): [number, number][] 
   const file = (name: string, i: number) => (byName.get(name) ?? byName.set(name, []).get(name)!).push(i);
   exec.steps.forEach((step, i) => {
     for (const name of [...step.footprint.reads, ...step.footprint.writes]) file(name, i);
-    for (const name of step.footprint.writes) file(`${name.slice(0, name.lastIndexOf("/"))}/*`, i);
+    for (const name of step.footprint.writes) file(listingOf(name), i);
   });
   const out: [number, number][] = [];
   for (let d = Math.max(0, from); d < exec.choices.length; d++) {
     for (const [w, footprint] of exec.choices[d]!.pending) {
-      const names = [...footprint.reads, ...footprint.writes, ...footprint.writes.map((n) => `${n.slice(0, n.lastIndexOf("/"))}/*`)];
+      const names = [...footprint.reads, ...footprint.writes, ...footprint.writes.map(listingOf)];
       for (const name of names) {
         for (const i of byName.get(name) ?? []) {
           if (i >= d) break;

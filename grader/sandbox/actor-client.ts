@@ -3,16 +3,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import type { ActorConfig } from "./actor.js";
-import type { ActorCall, ActorMessage, Footprint, PendingOp } from "./actor-protocol.js";
-import type { CallResult } from "./protocol.js";
+import type { ActorCall, ActorMessage } from "./actor-protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
 
 /** What an actor did next: it waits to make an operation, it finished its call, or it is gone. */
-export type ActorEvent =
-  | { op: PendingOp; lastFailed: boolean }
-  | { done: { result: CallResult; lastFailed: boolean; touched: Footprint } }
-  | { gone: string };
+export type ActorEvent = Exclude<ActorMessage, { pid: number }> | { gone: string };
 
 /** One actor process, reused call after call. */
 export class Actor {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { FsOp } from "../crash/trace.js";
 import { opensForChange } from "../crash/trace.js";
-import { runCall, scrubPaths } from "./call.js";
+import { resolveArgs, runCall, scrubPaths } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { ActorCall, ActorMessage, Footprint } from "./actor-protocol.js";
@@ -57,8 +57,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
     } catch (error) {
       exports = error instanceof Error ? error : new Error(String(error));
     }
-    const args = call.args.map((a) => (a && typeof a === "object" && "$path" in a ? path.join(call.root, String(a.$path)) : a));
-    result = runCall(exports, call.name, args, call.root, { ms: call.limitMs, nominalMs: call.limitMs }, (e) => target.frames.of(e));
+    result = runCall(exports, call.name, resolveArgs(call.args, call.root), call.root, { ms: call.limitMs, nominalMs: call.limitMs }, (e) => target.frames.of(e));
   } finally {
     restoreClock();
   }
