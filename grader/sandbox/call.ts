@@ -4,7 +4,7 @@ import { canonicalJson, stateDigest, textDigest } from "../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
 import { CallTimedOut, formatSeconds, withTimeLimit } from "./limits.js";
 import { labArg } from "./lab-module.js";
-import type { CallResult, ErrorSummary, ValueSummary } from "./protocol.js";
+import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "./protocol.js";
 
 /**
  * Replaces the grader's placeholders in call arguments (and one level inside option objects):
@@ -26,7 +26,7 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
  * Calls `exports[name](...args)`, stopped after `limitMs`, and reports how it ended: returned,
  * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
  */
-export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limit: CallLimit, frames: (e: unknown) => string[] = () => []): CallResult {
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limit: CallLimit, frames: (e: unknown) => string[] = () => [], wantValue = false): CallResult {
   const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, message: scrubPaths(e.message, root), frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
   if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, starved: exports.starved || undefined };
@@ -37,7 +37,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   }
   try {
     // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
-    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args)), limit.ms) };
+    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args), wantValue), limit.ms) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
     if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined };
@@ -57,8 +57,8 @@ function timedOut(limit: CallLimit): string {
   return `did not return within ${formatSeconds(limit.nominalMs)}`;
 }
 
-/** A digest and a short preview of a returned value; a digest only for JSON values. */
-export function summarizeValue(value: unknown): ValueSummary {
+/** A digest and a short preview of a returned value; a digest only for JSON values; with `keep`, a JSON copy of it. */
+export function summarizeValue(value: unknown, keep = false): ValueSummary {
   if (value === undefined) return { digest: null, preview: "undefined", isNull: false };
   if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
     return { digest: null, preview: `a ${typeof value}`, isNull: false };
@@ -69,6 +69,7 @@ export function summarizeValue(value: unknown): ValueSummary {
   try {
     const text = canonicalJson(value);
     const summary: ValueSummary = { digest: textDigest(text), preview: clip(text, 160), isNull: value === null };
+    if (keep && text.length <= MAX_VALUE_BYTES) summary.value = JSON.parse(text);
     if (value && typeof value === "object" && "status" in value) {
       const v = value as { status: unknown; nextStep: unknown; state: unknown };
       summary.run = { status: v.status, nextStep: v.nextStep, stateDigest: v.state === undefined ? null : stateDigest(v.state) };

@@ -7,7 +7,8 @@ export type Arg = unknown;
 
 /** One step of a scenario, run in order inside one host. */
 export type Step =
-  | { call: string; args: Arg[] }
+  /** A call into the target; with `want: "value"`, its JSON return value comes back too (see `ValueSummary.value`). */
+  | { call: string; args: Arg[]; want?: "value" }
   | { fresh: true }
   | { mark: string }
   /** The grader puts a file in place (recorded like the target's writes, so crash states keep it). */
@@ -34,7 +35,12 @@ export interface ValueSummary {
   isNull: boolean;
   /** For a run result ({ status, nextStep, state }): its fields, with the state as a digest. */
   run?: { status: unknown; nextStep: unknown; stateDigest: string | null };
+  /** The value itself (a JSON copy), when the step asked for it and it is at most `MAX_VALUE_BYTES` of JSON. */
+  value?: unknown;
 }
+
+/** The largest return value (as JSON) a host sends back whole. */
+export const MAX_VALUE_BYTES = 8 * 1024 * 1024;
 
 export interface ErrorSummary {
   name: string;

@@ -44,7 +44,7 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs, within };
       exports ??= importOrError(() => within(env.instantiate, limit.ms));
       env.recorder.mark(`call:${step.call}`);
-      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, limit, env.frames);
+      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, limit, env.frames, step.want === "value");
       results.push(result);
       if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
       else env.recorder.mark(`return:${step.call}`);
