@@ -1,6 +1,7 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
 import type { DiskEntry } from "../sandbox/protocol.js";
 import type { Cut } from "./replay.js";
+import { commandSpans, isCommandOp } from "./commands.js";
 import { changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
 
 /** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
@@ -11,7 +12,17 @@ export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: s
   }
   const last = lastChange(trace, windowStart, cut.at);
   if (last === undefined) return `killed as ${call} started, before it changed anything on disk`;
+  if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut.at, last);
   return `killed right after ${describeOp(trace, last)}`;
+}
+
+/** "killed inside `git commit -m "step 3"`, which had created .git/index.lock and 2 objects ...", or right after it. */
+function describeCommandCut(trace: Trace, at: number, last: number): string {
+  const span = commandSpans(trace).find((s) => s.start <= last && last < s.end)!;
+  if (at >= span.end) return `killed right after \`${span.command}\` finished`;
+  const objects = trace.entries.slice(span.start, at).filter((e) => e.kind === "open" && /\.git\/objects\//.test(e.path)).length;
+  const made = objects === 0 ? "" : ` and ${objects} new object${objects === 1 ? "" : "s"} that no ref points at`;
+  return `killed inside \`${span.command}\`: it left .git/index.lock${made}`;
 }
 
 /** "writeFileSync(x) finished writing 40 bytes", "renameSync(a, b)", ... */

@@ -84,13 +84,22 @@ export function summarizeValue(value: unknown, keep = false): ValueSummary {
 /** The name, first line of the message and code of a thrown value. */
 export function summarizeError(error: unknown): ErrorSummary {
   const e = error instanceof Error ? error : new Error(typeof error === "string" ? error : `a thrown ${typeof error}`);
-  const message = clip(String(e.message).split("\n")[0] ?? "", 300);
+  // A failed command (execFileSync) names only itself in its first line: what it printed says why.
+  const said = commandComplaint((e as { stderr?: unknown }).stderr);
+  const message = clip((String(e.message).split("\n")[0] ?? "") + (said ? ` (it printed: ${said})` : ""), 300);
   return {
     name: e.name,
     message,
     code: typeof (e as NodeJS.ErrnoException).code === "string" ? (e as NodeJS.ErrnoException).code : undefined,
     notImplemented: /not implemented/i.test(message),
   };
+}
+
+/** The first line of a failed command's error output that says what went wrong ("fatal: ..."), if any. */
+function commandComplaint(stderr: unknown): string | undefined {
+  if (typeof stderr !== "string" && !Buffer.isBuffer(stderr)) return undefined;
+  const lines = String(stderr).split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  return lines.find((l) => /^(fatal|error):/i.test(l)) ?? lines[0];
 }
 
 /** Shows paths inside the scenario folder as the student named them ("checkpoint.json"). */

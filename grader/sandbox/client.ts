@@ -57,8 +57,8 @@ export class Sandbox {
   }
 
   /** For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`, report the calls. */
-  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = [], pid?: number): Promise<ManyReply[]> {
-    const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid })) as ManyReply[];
+  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = [], pid?: number, inspectGit?: string): Promise<ManyReply[]> {
+    const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid, inspectGit })) as ManyReply[];
     // The host stops a batch at the first recovery that timed out: only the states it ran count.
     this.crashStates += replies.length;
     if (replies.some((r) => r.results.some((c) => c.status === "timed-out"))) this.opts.onLimit?.();

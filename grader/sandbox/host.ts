@@ -13,6 +13,8 @@ import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } 
 import { microtasksQueued, watchMicrotasks } from "./microtasks.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { createRecordingChildProcess } from "./recording-exec.js";
+import { readGitHistory } from "./git-history.js";
 import { runProgram } from "./program.js";
 import { runActor } from "./actor.js";
 import { discardOutput } from "./silence.js";
@@ -42,6 +44,7 @@ export class Host {
   private recorder: Recorder | null = null;
   private readonly pending = new PendingOps();
   readonly fs = createRecordingFs(() => this.recorder, this.pending);
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder);
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
@@ -65,7 +68,7 @@ export class Host {
       case "run":
         return this.run(req.module, req.scenario, req.record, req.listDisk);
       case "runMany":
-        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid })));
+        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit })));
     }
   }
 
@@ -81,15 +84,15 @@ export class Host {
         this.recorder?.closeLeftovers();
         this.close(true);
         const reply = await this.run(module, scenarios[replies.length]!, false, false, false);
-        replies.push({ results: reply.results, effects: reply.effects });
+        replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         // A recovery that timed out ends the batch: the grader judges the cases up to it.
         if (reply.results.some((r) => r.status === "timed-out")) break;
       } else if (chunk.open) {
         // The scenario left work for the event loop: it has its turn now, as it would alone.
         try {
           await this.pending.settle();
-          const reply = this.report(chunk.open, false, false);
-          replies.push({ results: reply.results, effects: reply.effects });
+          const reply = this.report(chunk.open.scenario, chunk.open.results, false, false);
+          replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         } finally {
           this.close();
         }
@@ -105,7 +108,7 @@ export class Host {
    * ("limit") leaves the scenario it was in open, to be run again alone: the scenarios before it
    * ended well within the limit, so each of their calls did too.
    */
-  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[]): "limit" | { open: CallResult[] | null } {
+  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[]): "limit" | { open: { scenario: Scenario; results: CallResult[] } | null } {
     const started = Date.now();
     const firstPids = new Map<number, number>();
     const stopWatching = watchMicrotasks();
@@ -116,10 +119,10 @@ export class Host {
           firstPids.set(replies.length, this.nextPid);
           const root = this.open(scenario, false);
           const results = this.runSteps(module, scenario.steps, root, this.config.callMs, scenario.pid, untimed);
-          if (this.pending.count > 0 || microtasksQueued()) return { open: results };
-          const reply = this.report(results, false, false);
+          if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
+          const reply = this.report(scenario, results, false, false);
           this.close();
-          replies.push({ results: reply.results, effects: reply.effects });
+          replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         }
         return { open: null };
       }, this.config.callMs);
@@ -164,7 +167,7 @@ export class Host {
         this.recorder!.closeLeftovers();
         return null;
       }
-      return this.report(results, record, wantDisk);
+      return this.report(scenario, results, record, wantDisk);
     } finally {
       this.close();
     }
@@ -181,13 +184,15 @@ export class Host {
     return root;
   }
 
-  /** What the open scenario did, from its calls' results and its recording. */
-  private report(results: CallResult[], record: boolean, wantDisk: boolean): RunReply {
+  /** What the open scenario did, from its calls' results and its recording (and its git history, when asked). */
+  private report(scenario: Scenario, results: CallResult[], record: boolean, wantDisk: boolean): RunReply {
     const recorder = this.recorder!;
     // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
     const trace = record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
     recorder.closeLeftovers();
-    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(this.current!.root) : undefined };
+    const { root } = this.current!;
+    const git = scenario.inspectGit === undefined ? undefined : readGitHistory(path.join(root, scenario.inspectGit), root);
+    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined, git };
   }
 
   /**
@@ -213,7 +218,7 @@ export class Host {
       this.currentPid = pid ?? this.nextPid++;
       pid = undefined;
       this.recorder!.mark(`pid:${this.currentPid}`);
-      return this.compiledModule(module).instantiate({ fs: this.fs, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
+      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
     return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames, within });

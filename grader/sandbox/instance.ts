@@ -19,6 +19,8 @@ export class TargetExit extends Error {
 export interface InstanceContext {
   /** The `fs` module the target sees. */
   fs: unknown;
+  /** The `child_process` module the target sees (Node's own when absent). */
+  childProcess?: unknown;
   /** Modules the target imports by name that the grader provides (the lab module). */
   provided: Record<string, unknown>;
   /** The simulated process id of this instance. */
@@ -68,6 +70,7 @@ export class CompiledTarget {
       if (name === "fs" || name === "node:fs") return ctx.fs;
       if (name === "fs/promises" || name === "node:fs/promises") return (ctx.fs as { promises: unknown }).promises;
       if (name === "process" || name === "node:process") return fakeProcess;
+      if (ctx.childProcess && (name === "child_process" || name === "node:child_process")) return ctx.childProcess;
       if (name in ctx.provided) return ctx.provided[name];
       return this.hostRequire(name);
     }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });

@@ -1,6 +1,7 @@
 // The messages between the grader and a sandbox host process (one request, one reply).
 import type { Cut } from "../crash/replay.js";
 import type { Effect, Trace } from "../crash/trace.js";
+import type { GitHistory } from "./git-history.js";
 
 /** A value passed to a target function; `{ $path: "work/x" }` becomes a path in the scenario folder. */
 export type Arg = unknown;
@@ -73,12 +74,14 @@ export interface Scenario {
   steps: Step[];
   /** The process id of the scenario's first instance (to replay a restart that got the crashed process's id). */
   pid?: number;
+  /** After the steps, read the history of the git repository in this folder ("work"). */
+  inspectGit?: string;
 }
 
 export type Request =
   | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean }
   /** Replies with a `ManyReply` per cut. */
-  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[]; pid?: number }
+  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[]; pid?: number; inspectGit?: string }
   | { type: "putTrace"; traceId: string; trace: Trace }
   | { type: "ping" };
 
@@ -88,6 +91,8 @@ export interface RunReply {
   effects: Effect[];
   trace?: Trace;
   disk?: DiskEntry[];
+  /** The git repository's history, when the scenario asked for it. */
+  git?: GitHistory;
 }
 
 export type Reply =
@@ -98,4 +103,5 @@ export type Reply =
 export interface ManyReply {
   results: CallResult[];
   effects: Effect[];
+  git?: GitHistory;
 }

@@ -49,6 +49,11 @@ export class Recorder {
     return id;
   }
 
+  /** A logical id for an open the grader reconstructs (a command's effect), with no real descriptor behind it. */
+  syntheticFd(): number {
+    return this.nextFdId++;
+  }
+
   /** The logical id of a descriptor opened through the recorder, or undefined. */
   fdId(fd: number): number | undefined {
     return this.fdIds.get(fd);

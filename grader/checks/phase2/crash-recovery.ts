@@ -9,7 +9,7 @@ import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
 import { describeResult } from "../phase1/calls.js";
 import { doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
-import { checkRunResult, runTaskStep } from "./task-run.js";
+import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 
 export interface RecordedRun {
   traceId: string;
@@ -19,8 +19,8 @@ export interface RecordedRun {
 }
 
 /** Records one runTask call (to completion, or `maxSteps` steps) over the disk `from` left (empty folders when none). */
-export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?: number): Promise<RecordedRun | string> {
-  const run = await box.run("runner", { from, steps: [runTaskStep(maxSteps)] }, { record: true });
+export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?: number, setup = FILE_SETUP): Promise<RecordedRun | string> {
+  const run = await box.run(setup.module, { from, steps: [runTaskStep(maxSteps, setup.checkpoint)] }, { record: true });
   const r = run.results[0]!;
   if (r.status !== "returned") return describeResult("runTask", r);
   if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
@@ -89,11 +89,11 @@ export function crashStory(crashes: Crash[]): string {
 }
 
 /** Recovers from each crash point of `run` with one new run to the end; the first story that fails, or null. */
-export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[]): Promise<string | null> {
-  const outcomes = await box.runMany("runner", run.traceId, cuts, [runTaskStep()]);
+export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP): Promise<string | null> {
+  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
-    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2));
+    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, 10) ?? null;
     if (problem) return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
   }
   return null;

@@ -1,5 +1,6 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
 import { expectedDigests } from "../../../lab/task.js";
+import type { GitHistory } from "../../sandbox/git-history.js";
 import type { CallResult, Step } from "../../sandbox/protocol.js";
 import { describeResult } from "../phase1/calls.js";
 import { STEPS, nameState } from "./ledger.js";
@@ -8,9 +9,24 @@ import { STEPS, nameState } from "./ledger.js";
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
 const EXPECTED = expectedDigests();
 
+/**
+ * How a task run is set up: the module whose runTask is called, the checkpoint path it gets, and,
+ * for a git-backed runner, the folder whose repository is read after each run and how it is judged.
+ */
+export interface TaskSetup {
+  module: string;
+  checkpoint: { $path: string };
+  inspectGit?: string;
+  /** What is wrong with the repository after a run that did `stepsDone` steps, or null. */
+  judgeRepo?: (git: GitHistory | undefined, stepsDone: number) => string | null;
+}
+
+/** Phase 2's setup: runner.ts, with its checkpoint in the scenario's work folder. */
+export const FILE_SETUP: TaskSetup = { module: "runner", checkpoint: TASK_CHECKPOINT };
+
 /** A call of runTask on the lab task (a new task object each time, as a new process would make). */
-export function runTaskStep(maxSteps?: number): Step {
-  const options: Record<string, unknown> = { task: { $task: {} }, checkpointPath: TASK_CHECKPOINT };
+export function runTaskStep(maxSteps?: number, checkpoint = TASK_CHECKPOINT): Step {
+  const options: Record<string, unknown> = { task: { $task: {} }, checkpointPath: checkpoint };
   if (maxSteps !== undefined) options.maxSteps = maxSteps;
   return { call: "runTask", args: [options] };
 }
