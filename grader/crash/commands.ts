@@ -13,7 +13,10 @@ export interface CommandSpan {
   /** The first operation after its mark, and one past its last operation. */
   start: number;
   end: number;
-  /** One past its last new object, when it took the index lock: a crash there leaves the lock and objects no ref points at. */
+  /**
+   * Where a crash inside it is placed: one past its last new object (with the index lock it took,
+   * if it took one), or one past the lock when it wrote no object; undefined when it did neither.
+   */
   killedInside?: number;
 }
 
@@ -35,7 +38,7 @@ export function commandSpans(trace: Trace, from = 0): CommandSpan[] {
       if (op.kind === "close" && end > 0 && isObjectOpen(trace, end, op.fd)) lastObject = end;
       end++;
     }
-    const killedInside = lock ? (lastObject >= 0 ? lastObject + 1 : firstLockEnd(trace, i + 1, end)) : undefined;
+    const killedInside = lastObject >= 0 ? lastObject + 1 : lock ? firstLockEnd(trace, i + 1, end) : undefined;
     spans.push({ command: api.slice(COMMAND_PREFIX.length), start: i + 1, end, killedInside });
     i = end - 1;
   }

@@ -21,8 +21,9 @@ function describeCommandCut(trace: Trace, at: number, last: number): string {
   const span = commandSpans(trace).find((s) => s.start <= last && last < s.end)!;
   if (at >= span.end) return `killed right after \`${span.command}\` finished`;
   const objects = trace.entries.slice(span.start, at).filter((e) => e.kind === "open" && /\.git\/objects\//.test(e.path)).length;
-  const made = objects === 0 ? "" : ` and ${objects} new object${objects === 1 ? "" : "s"} that no ref points at`;
-  return `killed inside \`${span.command}\`: it left .git/index.lock${made}`;
+  const lock = trace.entries.slice(span.start, at).some((e) => e.kind === "open" && e.path.endsWith(".git/index.lock"));
+  const left = [lock ? ".git/index.lock" : "", objects === 0 ? "" : `${objects} new object${objects === 1 ? "" : "s"} that no ref points at`].filter(Boolean);
+  return `killed inside \`${span.command}\`: it left ${left.join(" and ")}`;
 }
 
 /** "writeFileSync(x) finished writing 40 bytes", "renameSync(a, b)", ... */

@@ -1,7 +1,8 @@
 // What a command that is not the target's own code (git) did to the scenario folder, as the
 // operations that turn the folder before it into the folder after it, in the order git itself
 // works, so a crash can be placed inside it as inside any recorded call:
-//   1. it takes the index lock (creates `.git/index.lock`) when it writes objects or the index;
+//   1. it takes the index lock (creates `.git/index.lock`) when it writes the index, or objects
+//      and a ref (as git add, git commit and git reset do; git hash-object does not);
 //   2. it writes its new objects (`.git/objects/..`), each file whole;
 //   3. it changes other files: the work tree, then `.git` files, refs last;
 //   4. it puts the new index in place (renames the lock over `.git/index`), or drops the lock;
@@ -61,9 +62,12 @@ export function externalOps(root: string, before: Map<string, Node>, after: Map<
   const isObject = (p: string) => /(^|\/)\.git\/objects\//.test(p);
   const indexes = files.filter(([p]) => /(^|\/)\.git\/index$/.test(p)).map(([p]) => p);
   const objects = files.filter(([p]) => isObject(p));
-  // 1. The index lock, for a command that writes objects or the index (and did not find one there).
+  // 1. The index lock, for a command that writes the index, or objects and a ref (git commit
+  //    holds it even when the index does not change), and did not find one there.
   const locks = new Set<string>();
-  for (const gitDir of new Set([...indexes, ...objects.map(([p]) => p)].map(gitDirOf))) {
+  const refs = files.filter(([p]) => /\.git\/(refs\/|HEAD$|packed-refs$)/.test(p)).map(([p]) => gitDirOf(p));
+  const objectsAndRef = objects.map(([p]) => gitDirOf(p)).filter((d) => refs.includes(d));
+  for (const gitDir of new Set([...indexes.map(gitDirOf), ...objectsAndRef])) {
     const lock = `${gitDir}/index.lock`;
     if (before.has(lock) || after.has(lock)) continue;
     locks.add(gitDir);

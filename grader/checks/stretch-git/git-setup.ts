@@ -33,7 +33,7 @@ export function judgeHistory(git: GitHistory | undefined, stepsDone: number): st
     return `the branch's commits (git log --first-parent, oldest first: ${log}) name ${named.length === 0 ? "no step" : `steps ${named.join(", ")}`}; expected ${commitsWord(stepsDone)}, in order`;
   }
   if (git.uncommitted.length > 0) {
-    return `the work tree differs from the last commit once runTask returned (git status: ${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")}): every step's state must be committed`;
+    return `once runTask returned, the work tree did not hold what the last commit holds (${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")} differ${git.uncommitted.length === 1 ? "s" : ""}): each step's state must be written before it is committed`;
   }
   return null;
 }
