@@ -2,7 +2,8 @@
 // checkpoint in git (see checks/stretch-git/).
 import { gradeDeliverable } from "../grading/harness.js";
 import { gitCommits } from "./stretch-git/commits.js";
+import { comparison } from "./stretch-git/comparison.js";
 import { gitCrashRecovery } from "./stretch-git/crash-recovery.js";
 import { gitKilledInCommit } from "./stretch-git/killed-in-commit.js";
 
-gradeDeliverable("stretch-git", { main: "git-checkpoint" }, [gitCommits, gitCrashRecovery, gitKilledInCommit]);
+gradeDeliverable("stretch-git", { main: "git-checkpoint" }, [gitCommits, gitCrashRecovery, gitKilledInCommit], [comparison]);

@@ -87,7 +87,7 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
   const selected = (id: string) => isSelected(config, id) || config.only.length === 0;
-  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, selected, durationMs: Date.now() - started });
+  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started });
 }
 
 class GraderError extends Error {}

@@ -5,6 +5,7 @@ import { formatSeconds } from "../sandbox/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import { prepareTarget, type DeliverableFiles, type PreparedTarget } from "./prepare.js";
+import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 
@@ -16,8 +17,8 @@ export interface CheckDefinition {
 /** A failed check, so vitest's own view of the run agrees with the report. */
 class CheckFailed extends Error {}
 
-/** Registers the checks of one deliverable; `files` are the target files it compiles. */
-export function gradeDeliverable(deliverable: string, files: DeliverableFiles, checks: CheckDefinition[]): void {
+/** Registers the checks of one deliverable (and what it measures unscored); `files` are the target files it compiles. */
+export function gradeDeliverable(deliverable: string, files: DeliverableFiles, checks: CheckDefinition[], measurements: MeasurementDefinition[] = []): void {
   const config = inject("grade");
   describe.concurrent(deliverable, () => {
     let target: PreparedTarget;
@@ -29,6 +30,11 @@ export function gradeDeliverable(deliverable: string, files: DeliverableFiles, c
         const { verdict, crashStates } = await gradeCheck(check, config, target);
         task.meta.check = { id: check.id, deliverable, crashStates, ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
+      });
+    }
+    for (const m of measurements) {
+      test.skipIf(!isSelected(config, m.id))(m.id, async ({ task }) => {
+        task.meta.measurement = { deliverable, report: await runMeasurement(m, config) };
       });
     }
   });

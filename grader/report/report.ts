@@ -2,8 +2,9 @@
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
 import type { Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
+import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
 
@@ -27,6 +28,8 @@ export interface DeliverableReport {
   points: number;
   maxPoints: number;
   checks: CheckReport[];
+  /** What the deliverable measured without scoring it (schema 2), when it measured anything. */
+  measurements?: MeasurementReport[];
 }
 
 export interface Report {
@@ -42,7 +45,7 @@ export interface Report {
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
-export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; selected: (id: string) => boolean; durationMs: number }): Report {
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
@@ -68,7 +71,8 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);
-    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks });
+    const measured = (opts.measurements ?? []).filter((m) => m.deliverable === d.id).map((m) => m.report);
+    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
   const graded = deliverables.filter((d) => d.status === "graded");
   const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);

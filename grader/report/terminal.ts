@@ -1,5 +1,6 @@
 // The scoreboard printed by `npm run grade`: colours on a terminal, plain text when piped.
 import pc from "picocolors";
+import type { MeasurementReport } from "./measurement.js";
 import type { CheckReport, Report } from "./report.js";
 
 const MARK = { passed: "✓", failed: "✗", blocked: "–", error: "!" } as const;
@@ -12,6 +13,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(`${c.bold(pad(d.title, 66))} ${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`);
     for (const check of d.checks) out.push(...renderCheck(c, check));
+    for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m));
     out.push("");
   }
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
@@ -29,6 +31,17 @@ function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport):
   lines.push(c.dim(`      ${check.id}`));
   for (const line of (check.message ?? "").split("\n")) lines.push(`      ${line}`);
   if (check.replay) lines.push(c.cyan(`      replay: ${check.replay}`));
+  return lines;
+}
+
+/** A measurement as an indented table: its title, a header row, then one row per label. */
+function renderMeasurement(c: ReturnType<typeof pc.createColors>, m: MeasurementReport): string[] {
+  const labelWidth = Math.max(0, ...m.rows.map((r) => r.label.length));
+  const widths = m.columns.map((col, i) => Math.max(col.length, ...m.rows.map((r) => (r.cells[i] ?? "").length)));
+  const line = (label: string, cells: string[]) => `    ${label.padEnd(labelWidth)}  ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}`.trimEnd();
+  const lines = ["", `  ${c.bold(m.title)}`];
+  if (m.rows.length > 0) lines.push(c.dim(line("", m.columns)), ...m.rows.map((r) => line(r.label, r.cells)));
+  for (const note of m.note?.split("\n") ?? []) lines.push(c.dim(`    ${note}`));
   return lines;
 }
 

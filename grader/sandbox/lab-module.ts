@@ -12,7 +12,29 @@ export function labModule(record: (effect: SideEffect) => void, pid: () => numbe
   return Object.freeze({ ...lab, setSideEffectSink: undefined, fileSink: undefined });
 }
 
-/** Builds the objects a grader's argument stands for: `{ $task: { prompt } }` is a lab task. */
+/** Time spent inside the lab task's own steps since the last `takeStepMs()`. */
+let stepMs = 0;
+
+/** Returns the time spent inside the lab task's runStep since the last call, and starts counting again. */
+export function takeStepMs(): number {
+  const ms = stepMs;
+  stepMs = 0;
+  return ms;
+}
+
+/** Builds the objects a grader's argument stands for: `{ $task: { prompt } }` is a lab task (its steps timed, see `takeStepMs`). */
 export function labArg(arg: { $task: { prompt?: string } }): unknown {
-  return lab.labTask(arg.$task);
+  const task = lab.labTask(arg.$task);
+  const runStep = task.runStep;
+  return {
+    ...task,
+    runStep(step: number, state: lab.LabState): lab.LabState {
+      const started = performance.now();
+      try {
+        return runStep(step, state);
+      } finally {
+        stepMs += performance.now() - started;
+      }
+    },
+  };
 }

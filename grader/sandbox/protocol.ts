@@ -17,7 +17,8 @@ export type Step =
 
 /** What one call into the target did, as the grader sees it from the outside. */
 export type CallResult =
-  | { status: "returned"; value: ValueSummary }
+  /** `ms`: how long the call took in the host, the lab task's own steps left out (for measurements; never for a verdict). */
+  | { status: "returned"; value: ValueSummary; ms?: number }
   | { status: "threw"; error: ErrorSummary }
   | { status: "exited"; detail: string }
   | { status: "missing"; detail: string }

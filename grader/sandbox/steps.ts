@@ -3,6 +3,7 @@
 import type realFs from "node:fs";
 import path from "node:path";
 import { resolveArgs, runCall } from "./call.js";
+import { takeStepMs } from "./lab-module.js";
 import { withTimeLimit } from "./limits.js";
 import type { CallResult, Step } from "./protocol.js";
 import type { Recorder } from "./recorder.js";
@@ -44,7 +45,11 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs, within };
       exports ??= importOrError(() => within(env.instantiate, limit.ms));
       env.recorder.mark(`call:${step.call}`);
-      const result = runCall(exports, step.call, resolveArgs(step.args, root), root, limit, env.frames, step.want === "value");
+      const args = resolveArgs(step.args, root);
+      takeStepMs();
+      const started = performance.now();
+      const result = runCall(exports, step.call, args, root, limit, env.frames, step.want === "value");
+      if (result.status === "returned") result.ms = performance.now() - started - takeStepMs();
       results.push(result);
       if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
       else env.recorder.mark(`return:${step.call}`);

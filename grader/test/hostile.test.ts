@@ -49,7 +49,7 @@ describe.concurrent("hostile fixtures", () => {
       expect(run.stderr).not.toMatch(/grade: /);
       const report = run.report!;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
-      expect(report.schemaVersion).toBe(1);
+      expect(report.schemaVersion).toBe(2);
       expect(notPassed(report)).toEqual([...fails].sort());
       if (only.length === 0) expect(report.deliverables.filter((d) => d.status === "graded").map((d) => d.id)).toEqual(["phase1", "phase2", "phase3", "power-loss", "concurrency"]);
       for (const d of report.deliverables.filter((d) => d.status === "graded")) {

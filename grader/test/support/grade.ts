@@ -45,9 +45,13 @@ export function notPassed(report: Report): string[] {
   return report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => c.id)).sort();
 }
 
-/** The report without what legitimately varies between runs (duration, target name). */
+/** The report without what legitimately varies between runs (duration, target name, measured times). */
 export function comparable(report: Report): unknown {
-  return { ...report, target: "", stats: { ...report.stats, durationMs: 0 } };
+  const deliverables = report.deliverables.map((d) => ({
+    ...d,
+    measurements: d.measurements?.map((m) => ({ ...m, data: null, rows: m.rows.map((r) => (r.varies ? { ...r, cells: [] } : r)) })),
+  }));
+  return { ...report, target: "", deliverables, stats: { ...report.stats, durationMs: 0 } };
 }
 
 /** The deliverables that grade each target file. */

@@ -1,0 +1,145 @@
+// stretch-git.comparison, reported and never scored: the student's two checkpoints side by side,
+// runner.ts (a file written through checkpoint.ts) and git-checkpoint.ts (git commits), each
+// with the student's own files: the time per checkpoint, how recovery ends from the same kinds of
+// crash point, and the disk space a finished run leaves.
+import { commandSpans } from "../../crash/commands.js";
+import type { Cut } from "../../crash/replay.js";
+import type { MeasurementDefinition } from "../../grading/measure.js";
+import type { MeasurementReport } from "../../report/measurement.js";
+import type { Sandbox } from "../../sandbox/client.js";
+import { describeResult } from "../phase1/calls.js";
+import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
+import { doneEffects } from "../phase2/ledger.js";
+import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
+import { GIT_SETUP } from "./git-setup.js";
+
+/** Crash-free runs timed per implementation (the median is reported). */
+const RUNS = 5;
+const STEPS = 10;
+
+/** Where, in each step's checkpoint, a crash point lies. */
+const KINDS = ["state write", "before commit", "inside commit", "after commit"] as const;
+type Kind = (typeof KINDS)[number];
+
+/** What one implementation measured. */
+interface Measured {
+  file: string;
+  msPerCheckpoint?: number;
+  recovery?: Record<Kind, { recovered: number; of: number }>;
+  disk?: { bytes: number; files: number };
+  problem?: string;
+}
+
+export const comparison: MeasurementDefinition = {
+  id: "stretch-git.comparison",
+  modules: ["runner", "git-checkpoint"],
+  async run(ctx, unusable) {
+    const box = ctx.sandbox();
+    const measured: Measured[] = [];
+    for (const [file, setup] of [["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const) {
+      const problem = unusable[setup.module];
+      measured.push(problem ? { file, problem } : { file, ...(await measure(box, setup)) });
+    }
+    return table(measured);
+  },
+};
+
+/** Times crash-free runs, then recovers from each comparison crash point of a recorded one. */
+async function measure(box: Sandbox, setup: TaskSetup): Promise<Omit<Measured, "file">> {
+  const times: number[] = [];
+  let disk: Measured["disk"];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await box.run(setup.module, { steps: [runTaskStep(undefined, setup.checkpoint)] }, { listDisk: i === 0 });
+    const r = run.results[0]!;
+    if (r.status !== "returned") return { problem: describeResult("runTask", r) };
+    times.push((r.ms ?? 0) / STEPS);
+    const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
+    disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
+  }
+  const recorded = await recordRun(box, [], undefined, setup);
+  if (typeof recorded === "string") return { problem: recorded };
+  const points = comparisonCuts(recorded);
+  const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
+  const recovery = Object.fromEntries(KINDS.map((k) => [k, { recovered: 0, of: 0 }])) as Measured["recovery"] & {};
+  outcomes.forEach((o, i) => {
+    const tally = recovery[points[i]!.kind];
+    const crashes = [{ run: recorded, cut: points[i]!.cut }];
+    tally.of++;
+    if (!(judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS))) tally.recovered++;
+  });
+  return { msPerCheckpoint: median(times), recovery, disk };
+}
+
+/**
+ * The same kinds of crash point in each step's checkpoint, for either implementation: in the
+ * middle of the state's last write before the commit (git's last command that writes objects,
+ * or the file's last rename), just before that commit, inside it (git only: a rename cannot be
+ * cut), and at the step's boundary, after it.
+ */
+function comparisonCuts(run: RecordedRun): { kind: Kind; cut: Cut }[] {
+  const { entries } = run.trace;
+  const boundaries = boundaryCuts(run.trace).map((c) => c.at);
+  const spans = commandSpans(run.trace, run.start);
+  const points: { kind: Kind; cut: Cut }[] = [];
+  entries.forEach((e, done) => {
+    if (e.kind !== "effect" || e.phase !== "done") return;
+    const end = boundaries.find((b) => b > done) ?? entries.length;
+    const commit = spans.filter((s) => s.start > done && s.end <= end && s.killedInside !== undefined).at(-1);
+    const rename = commit ? -1 : lastIndex(entries, done, end, (x) => x.kind === "rename");
+    const commitAt = commit ? commit.start : rename >= 0 ? rename : end;
+    const write = lastIndex(entries, done, commitAt, (x) => x.kind === "write" && !x.api.startsWith("exec:"));
+    const state = entries[write];
+    if (state?.kind === "write" && state.bytes.byteLength > 1) points.push({ kind: "state write", cut: { at: write, bytes: state.bytes.byteLength >> 1 } });
+    if (commitAt < end) points.push({ kind: "before commit", cut: { at: commitAt } });
+    if (commit) points.push({ kind: "inside commit", cut: { at: commit.killedInside! } });
+    points.push({ kind: "after commit", cut: { at: end } });
+  });
+  return points;
+}
+
+/** The table: one column per implementation. */
+function table(measured: Measured[]): MeasurementReport {
+  const cell = (m: Measured, f: (m: Measured) => string | undefined) => (m.problem ? "–" : (f(m) ?? "–"));
+  const recovered = (kind: Kind) => (m: Measured) => {
+    const t = m.recovery?.[kind];
+    return t && t.of > 0 ? `${t.recovered} of ${t.of}` : kind === "inside commit" && m.file === "runner.ts" ? "– (a rename is atomic)" : undefined;
+  };
+  const problems = measured.filter((m) => m.problem).map((m) => `${m.file}: ${m.problem}`);
+  return {
+    id: "stretch-git.comparison",
+    title: "File checkpoint vs git checkpoint (reported, not scored)",
+    columns: measured.map((m) => m.file),
+    // Nothing to compare when neither could be measured: the notes say why.
+    rows: problems.length === measured.length ? [] : [
+      { label: `time per checkpoint (median, ${RUNS} runs)`, cells: measured.map((m) => cell(m, (x) => x.msPerCheckpoint?.toFixed(2) + " ms")), varies: true },
+      { label: "recovered, killed in the state write", cells: measured.map((m) => cell(m, recovered("state write"))) },
+      { label: "recovered, killed before the commit/rename", cells: measured.map((m) => cell(m, recovered("before commit"))) },
+      { label: "recovered, killed inside the commit", cells: measured.map((m) => cell(m, recovered("inside commit"))) },
+      { label: "recovered, killed right after it", cells: measured.map((m) => cell(m, recovered("after commit"))) },
+      { label: "disk space after a run", cells: measured.map((m) => cell(m, (x) => x.disk && `${kib(x.disk.bytes)} in ${x.disk.files} file${x.disk.files === 1 ? "" : "s"}`)) },
+    ],
+    note: [...(problems.length === measured.length ? [] : EXPLAINED), ...problems.map((p) => `Not measured: ${p}.`)].join("\n"),
+    data: { runs: RUNS, implementations: measured },
+  };
+}
+
+/** What the numbers mean, under the table. */
+const EXPLAINED = [
+  "Times leave out the task's own steps; the folder is a RAM disk when the machine has one, where fsync costs nothing.",
+  "Both crashed at the same kinds of point in each step's checkpoint.",
+  "Disk space counts every file in the checkpoint's folder, .git included (it depends on git's version).",
+];
+
+function lastIndex<T>(items: readonly T[], after: number, before: number, test: (item: T) => boolean): number {
+  for (let i = before - 1; i > after; i--) if (test(items[i]!)) return i;
+  return -1;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
+}
+
+function kib(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
