@@ -61,7 +61,9 @@ export function externalOps(root: string, before: Map<string, Node>, after: Map<
   const files = changed.filter(([, n]) => n.kind !== "dir");
   const isObject = (p: string) => /(^|\/)\.git\/objects\//.test(p);
   const indexes = files.filter(([p]) => /(^|\/)\.git\/index$/.test(p)).map(([p]) => p);
-  const objects = files.filter(([p]) => isObject(p));
+  // Objects are named by their content: one that was there already is the same (git may touch it
+  // to keep it fresh), so only new ones are written.
+  const objects = files.filter(([p]) => isObject(p) && !before.has(p));
   // 1. The index lock, for a command that writes the index, or objects and a ref (git commit
   //    holds it even when the index does not change), and did not find one there.
   const locks = new Set<string>();

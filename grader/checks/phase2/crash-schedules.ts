@@ -2,37 +2,46 @@
 // with or without a step budget, chosen by fast-check; after a last run to the end, the Phase 2
 // guarantees still hold.
 import fc from "fast-check";
+import type { Cut } from "../../crash/replay.js";
+import type { CheckContext } from "../../grading/context.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
+import type { Verdict } from "../../grading/verdict.js";
 import { doneEffects } from "./ledger.js";
-import { allCuts, crashStory, judgeRecovery, recordRun, type Crash } from "./crash-recovery.js";
-import { runTaskStep } from "./task-run.js";
+import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
+import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";
 
 export const crashSchedules: CheckDefinition = {
   id: "phase2.crash-schedules",
-  async run(ctx) {
-    const box = ctx.sandbox();
-    const found = await findCounterexample(
-      ctx,
-      // Each run before the last: a step budget (or none) and where in that run the crash lands.
-      fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
-      async (schedule) => {
-        const crashes: Crash[] = [];
-        for (const { budget, at } of schedule) {
-          const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
-          const run = await recordRun(box, from, budget);
-          if (typeof run === "string") return [crashStory(crashes), `Run ${crashes.length + 1} failed: ${run}.`].filter(Boolean).join("\n");
-          const cuts = allCuts(run);
-          crashes.push({ run, cut: cuts[Math.floor(at * cuts.length)]!, budget });
-        }
-        const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
-        const last = await box.run("runner", { from, steps: [runTaskStep()] });
-        const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1));
-        return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
-      },
-      { numRuns: 30, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
-    );
-    return found ? ctx.failed(found.story, found.path) : ctx.passed();
-  },
+  run: (ctx) => checkCrashSchedules(ctx, FILE_SETUP, (run) => allCuts(run), 30),
 };
+
+/**
+ * Runs `numRuns` schedules of crashes chosen by fast-check (each at one of the points `cutsOf`
+ * finds in its run), then a last run to the end, and judges the record and, for git, the repository.
+ */
+export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, cutsOf: (run: RecordedRun) => Cut[], numRuns: number): Promise<Verdict> {
+  const box = ctx.sandbox();
+  const found = await findCounterexample(
+    ctx,
+    // Each run before the last: a step budget (or none) and where in that run the crash lands.
+    fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
+    async (schedule) => {
+      const crashes: Crash[] = [];
+      for (const { budget, at } of schedule) {
+        const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
+        const run = await recordRun(box, from, budget, setup);
+        if (typeof run === "string") return [crashStory(crashes), `Run ${crashes.length + 1} failed: ${run}.`].filter(Boolean).join("\n");
+        const cuts = cutsOf(run);
+        crashes.push({ run, cut: cuts[Math.floor(at * cuts.length)]!, budget });
+      }
+      const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
+      const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
+      const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1)) ?? setup.judgeRepo?.(last.git, 10) ?? null;
+      return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
+    },
+    { numRuns, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
+  );
+  return found ? ctx.failed(found.story, found.path) : ctx.passed();
+}
