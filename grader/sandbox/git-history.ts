@@ -1,6 +1,9 @@
 // The grader's own look at a target's git repository, with git itself, after a scenario's calls:
 // the commits on the branch (first parents, oldest first) and what is not committed.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { gitEnv } from "./git-env.js";
 
 /** What the repository in a scenario holds, as git reports it. */
@@ -13,30 +16,39 @@ export interface GitHistory {
   problem?: string;
 }
 
-/** Reads the history of the repository at `repo`; git never looks above `ceiling`. */
+/** Reads the history of the repository at `repo` (two git commands); git never looks above `ceiling`. */
 export function readGitHistory(repo: string, ceiling: string): GitHistory {
   const git = (...args: string[]) => spawnSync("git", args, { cwd: repo, env: gitEnv(process.env, ceiling), encoding: "utf8", timeout: 10_000 });
-  const top = git("rev-parse", "--show-toplevel");
-  if (top.status !== 0) return { subjects: [], uncommitted: [], problem: firstLine(top.stderr) || "git could not run" };
-  const head = git("rev-parse", "--verify", "--quiet", "HEAD");
-  if (head.status !== 0) return { subjects: [], uncommitted: [], problem: "the repository has no commit" };
   const log = git("log", "--first-parent", "--reverse", "--format=%s", "HEAD");
-  if (log.status !== 0) return { subjects: [], uncommitted: [], problem: firstLine(log.stderr) };
-  return { subjects: log.stdout.split("\n").filter((l) => l !== ""), uncommitted: differsFromHead(git) };
+  if (log.status !== 0) {
+    const said = firstLine(log.stderr);
+    const problem = /ambiguous argument 'HEAD'|does not have any commits/.test(said) ? "the repository has no commit" : said || "git could not run";
+    return { subjects: [], uncommitted: [], problem };
+  }
+  return { subjects: log.stdout.split("\n").filter((l) => l !== ""), uncommitted: differsFromHead(repo, git("ls-tree", "-r", "-z", "HEAD").stdout) };
 }
 
-/** The files of the last commit whose content in the work tree is not what was committed (or that are gone). */
-function differsFromHead(git: (...args: string[]) => SpawnSyncReturns<string>): string[] {
-  // Compared file by file, not with `git status`: a runner that commits without the index
-  // (git commit-tree) leaves the index behind, and that is no lost checkpoint.
-  const files = git("ls-tree", "-r", "-z", "HEAD").stdout.split("\0").filter((l) => l !== "").flatMap((line) => {
+/**
+ * The files of the last commit (`tree`: `git ls-tree -r -z HEAD`) whose content in the work tree
+ * is not what was committed, or that are gone. Compared file by file, not with `git status`: a
+ * runner that commits without the index (git commit-tree) leaves the index behind, and that is
+ * no lost checkpoint.
+ */
+function differsFromHead(repo: string, tree: string): string[] {
+  return tree.split("\0").flatMap((line) => {
     const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(line);
-    return m ? [{ blob: m[1]!, path: m[2]! }] : [];
+    if (!m) return [];
+    const [, blob, file] = m as unknown as [string, string, string];
+    let content: Buffer;
+    try {
+      content = fs.readFileSync(path.join(repo, file));
+    } catch {
+      return [file];
+    }
+    // Git names a file's content by the hash of "blob <size>\0" and the bytes (SHA-256 in a repository made for it).
+    const hash = createHash(blob.length === 64 ? "sha256" : "sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+    return hash === blob ? [] : [file];
   });
-  if (files.length === 0) return [];
-  const hashed = git("hash-object", "--no-filters", "--", ...files.map((f) => f.path));
-  const hashes = hashed.status === 0 ? hashed.stdout.split("\n") : [];
-  return files.flatMap((f, i) => (hashes[i] === f.blob ? [] : [f.path]));
 }
 
 function firstLine(text: string | undefined): string {

@@ -30,8 +30,8 @@ export function aroundGitCuts(run: RecordedRun): Cut[] {
   for (let i = run.start; i < entries.length; i++) {
     const e = entries[i]!;
     if (isCommandOp(e) || !changesDisk(e)) continue;
-    // A torn write: its first byte, half of it, all but its last byte.
-    if (e.kind === "write" && e.bytes.byteLength > 1) for (const bytes of new Set([1, e.bytes.byteLength >> 1, e.bytes.byteLength - 1])) cuts.push({ at: i, bytes });
+    // A torn write: half of it (git, not the write, makes the checkpoint whole; Phase 2 tears every byte).
+    if (e.kind === "write" && e.bytes.byteLength > 1) cuts.push({ at: i, bytes: e.bytes.byteLength >> 1 });
     cuts.push({ at: i + 1 });
   }
   for (const span of commandSpans(run.trace, run.start)) cuts.push({ at: span.start }, { at: span.end });
