@@ -13,6 +13,9 @@ describe.concurrent("grading the repository's own targets", () => {
     }
     expect(run.report!.score).toBe(run.report!.maxScore);
     expect(run.report!.maxScore).toBe(100);
+    const diff = run.report!.deliverables.find((d) => d.id === "stretch-diff");
+    expect([diff?.status, diff?.points, diff?.maxPoints]).toEqual(["graded", 10, 10]);
+    expect(run.report!.bonus).toBe(run.report!.maxBonus);
     expect(run.report!.stats.crashStates).toBeGreaterThan(500);
     expect(run.stdout).toContain("Score 100/100");
   });
@@ -29,7 +32,10 @@ describe.concurrent("grading the repository's own targets", () => {
       expect(c.message).toMatch(/not implemented yet/);
       expect(c.message).not.toMatch(/ at .*\.(ts|js):\d+/); // no stack trace
     }
-    expect(run.stdout).toContain("not graded yet");
+    expect(run.report!.deliverables.find((d) => d.id === "stretch-diff")?.checks.map((c) => c.id)).toEqual(["stretch-diff.first-step", "stretch-diff.paths", "stretch-diff.two-prompts"]);
+    // Deliverables with no checks yet are listed as such, and only those.
+    const notGraded = run.report!.deliverables.filter((d) => d.status === "not-graded");
+    expect(run.stdout.split("not graded yet").length - 1).toBe(notGraded.length);
   });
 
   test("a copy of the solution outside the repository is graded exactly like solution/", async () => {
