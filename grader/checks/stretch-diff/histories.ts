@@ -1,6 +1,6 @@
 // Pairs of histories with divergences planted in them: b is a copy of a, edited step by step
-// (a value changed deep inside, a key added or dropped, an array grown or shrunk, a value of
-// another kind, keys reordered, which is no divergence), then cut shorter or made longer.
+// (a value changed deep inside, a key added or dropped, an array grown, shrunk or turned, a value
+// of another kind, keys reordered, which is no divergence), then cut shorter or made longer.
 import fc from "fast-check";
 import { deepState, smallJsonState } from "../../grading/states.js";
 import type { DiffCase } from "./answers.js";
@@ -17,7 +17,8 @@ type Op =
   | { op: "replace"; value: Json }
   | { op: "add"; key: string; value: Json }
   | { op: "drop"; pick: number }
-  | { op: "other-kind" };
+  | { op: "other-kind" }
+  | { op: "rotate"; by: number };
 
 /** A state: small JSON values mostly, sometimes one nested 20 to 100 levels deep. */
 const state = fc.oneof({ arbitrary: smallJsonState(), weight: 9 }, { arbitrary: deepState(), weight: 1 });
@@ -30,6 +31,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("add" as const), key, value: smallJsonState() }),
   fc.record({ op: fc.constant("drop" as const), pick: fc.nat() }),
   fc.record({ op: fc.constant("other-kind" as const) }),
+  fc.record({ op: fc.constant("rotate" as const), by: fc.integer({ min: 1, max: 3 }) }),
 );
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
@@ -126,6 +128,10 @@ function operate(node: Json, op: Op): Json {
     }
     case "other-kind":
       return otherKind(node);
+    case "rotate":
+      // The same items in another order: an array is not a set.
+      if (Array.isArray(node)) return [...node.slice(op.by % Math.max(1, node.length)), ...node.slice(0, op.by % Math.max(1, node.length))];
+      return isContainer(node) ? reorder(node, op.by) : otherKind(node);
   }
 }
 
@@ -163,12 +169,14 @@ export const HAND_CASES: DiffCase[] = [
   { a: [{ p: { q: { r: [0, { s: 1 }] } } }], b: [{ p: { q: { r: [0, { s: 2 }] } } }] },
   // arrays of different lengths, and keys only one side has
   { a: [{ list: [1, 2] }], b: [{ list: [1, 2, 3, 4] }] },
+  { a: [{ list: [1, 2, 3] }], b: [{ list: [3, 1, 2] }] },
   { a: [[["a"], "b"]], b: [[[], "b", null]] },
   { a: [{ a: 1 }], b: [{ a: 1, b: 2 }] },
   // a changed kind: object and array, 0, null and "0", an object keyed "0" and an array
   { a: [{ v: {} }], b: [{ v: [] }] },
   { a: [{ v: 0, w: null, u: "0", t: true }], b: [{ v: null, w: "0", u: 0, t: "true" }] },
   { a: [[1]], b: [{ "0": 1 }] },
+  { a: [{ v: null, w: {}, x: [] }], b: [{ v: {}, w: null, x: null }] },
   { a: [{ "0": 1, "1": [2] }], b: [{ "0": 2, "1": [3] }] },
   // several paths at once
   { a: [{ x: 1, y: [1, 2], z: { w: true } }, 5], b: [{ x: 2, y: [1, 3], z: { w: false }, extra: null }, 6] },

@@ -72,7 +72,7 @@ function byPath(p: unknown, q: unknown): number {
 
 /** The right answer in short ("step 2 with paths [["x"]]") and why, in words ("they agree through step 1; at step 2 ..."). */
 export function explainDivergence(expected: Divergence | null, a: readonly unknown[], b: readonly unknown[]): { answer: string; why: string } {
-  if (expected === null) return { answer: "null", why: `the histories are equal (${a.length} steps each, key order aside)` };
+  if (expected === null) return { answer: "null", why: `the histories are equal (${a.length} ${a.length === 1 ? "step" : "steps"} each, key order aside)` };
   const { step, paths } = expected;
   const answer = `step ${step} with paths [${showPaths(paths)}]`;
   const before = step === 1 ? "" : `they agree through step ${step - 1}; `;
