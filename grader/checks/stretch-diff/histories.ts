@@ -110,16 +110,19 @@ function change(root: Json, route: number[], deepest: boolean, op: Op): Json {
   return root;
 }
 
-/** The value `node` becomes under `op` (changed in place when it is a container). */
+/** The value `node` (a part of a copy) becomes under `op`, changed in place when it is a container. */
 function operate(node: Json, op: Op): Json {
   switch (op.op) {
     case "replace":
       return structuredClone(op.value);
-    case "add":
-      if (Array.isArray(node)) node.push(op.value);
-      else if (isContainer(node)) (node as Record<string, Json>)[op.key] = op.value;
-      else return { [op.key]: op.value };
+    case "add": {
+      // A copy: fast-check's values (some of them shared constants) must never be changed.
+      const value = structuredClone(op.value);
+      if (Array.isArray(node)) node.push(value);
+      else if (isContainer(node)) (node as Record<string, Json>)[op.key] = value;
+      else return { [op.key]: value };
       return node;
+    }
     case "drop": {
       if (Array.isArray(node)) node.splice(op.pick % Math.max(1, node.length), 1);
       else if (isContainer(node)) delete (node as Record<string, Json>)[Object.keys(node)[op.pick % Math.max(1, Object.keys(node).length)] ?? ""];
