@@ -57,7 +57,8 @@ function comparePaths(call: string, paths: Path[], expected: Divergence): string
     extra.length > 0 ? `${showPaths(extra)} ${extra.length === 1 ? "is not a path" : "are not paths"} where the states differ (or not the smallest one)` : "",
   ].filter(Boolean);
   const wanted = expected.paths.length <= 8 ? `the paths ${showPaths(expected.paths)}` : `${expected.paths.length} paths`;
-  return `${call} returned step ${expected.step} with the paths ${showPaths(paths)}; expected ${wanted} (in any order): ${parts.join("; ")}`;
+  const returned = paths.length === 0 ? "an empty list of paths" : `the paths ${showPaths(paths)}`;
+  return `${call} returned step ${expected.step} with ${returned}; expected ${wanted} (in any order): ${parts.join("; ")}`;
 }
 
 /** True for an array of paths, each an array of strings and numbers. */

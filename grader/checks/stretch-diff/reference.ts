@@ -52,9 +52,11 @@ export function pathSetKey(paths: readonly Path[]): string {
   return [...new Set(paths.map((p) => JSON.stringify(p)))].sort().join("\n");
 }
 
-/** Paths for a message, in order: `["chain"], ["notes",3,"text"]`, `[]` for the whole state, at most `max` of them. */
+/** Paths for a message, in order: `["chain"], ["notes",3,"text"]`, `[] (the whole state)`, at most `max` of them. */
 export function showPaths(paths: readonly unknown[], max = 8): string {
-  const shown = [...paths].sort(byPath).slice(0, max).map((p) => JSON.stringify(p));
+  if (paths.length === 0) return "none";
+  const show = (p: unknown) => (Array.isArray(p) && p.length === 0 ? "[] (the whole state)" : JSON.stringify(p));
+  const shown = [...paths].sort(byPath).slice(0, max).map(show);
   return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
 }
 
@@ -74,9 +76,8 @@ function byPath(p: unknown, q: unknown): number {
 export function explainDivergence(expected: Divergence | null, a: readonly unknown[], b: readonly unknown[]): { answer: string; why: string } {
   if (expected === null) return { answer: "null", why: `the histories are equal (${a.length} ${a.length === 1 ? "step" : "steps"} each, key order aside)` };
   const { step, paths } = expected;
-  const answer = `step ${step} with paths [${showPaths(paths)}]`;
+  const answer = `step ${step} with the paths ${showPaths(paths)}`;
   const before = step === 1 ? "" : `they agree through step ${step - 1}; `;
   if (step > a.length || step > b.length) return { answer, why: `${before}only ${a.length > b.length ? "a" : "b"} has step ${step}` };
-  const where = paths.length === 1 && paths[0]!.length === 0 ? "as a whole (path [])" : `at ${showPaths(paths)}`;
-  return { answer, why: `${before}at step ${step} the states differ ${where}` };
+  return { answer, why: `${before}at step ${step} the states differ at ${showPaths(paths)}` };
 }
