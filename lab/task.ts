@@ -99,17 +99,18 @@ export function fileSink(file: string): SideEffectSink {
   };
 }
 
+/** The states of a crash-free run: `states[s]` is the state after step s, `states[0]` the initial one. */
+export function expectedStates(options: { prompt?: string; steps?: number } = {}): LabState[] {
+  const states = [initialState(options.prompt ?? DEFAULT_PROMPT)];
+  for (let step = 1; step <= (options.steps ?? 10); step++) {
+    const state = states[step - 1]!;
+    states.push(advance(step, state, stateDigest(state)));
+  }
+  return states;
+}
+
 /** The digests of a crash-free run: `inputs[s]` is the state step s starts from, `outputs[s]` the state it returns. */
 export function expectedDigests(options: { prompt?: string; steps?: number } = {}): { inputs: string[]; outputs: string[] } {
-  const prompt = options.prompt ?? DEFAULT_PROMPT;
-  let state = initialState(prompt);
-  const inputs = [""];
-  const outputs = [stateDigest(state)];
-  for (let step = 1; step <= (options.steps ?? 10); step++) {
-    const input = stateDigest(state);
-    state = advance(step, state, input);
-    inputs.push(input);
-    outputs.push(stateDigest(state));
-  }
-  return { inputs, outputs };
+  const outputs = expectedStates(options).map((state) => stateDigest(state));
+  return { inputs: ["", ...outputs.slice(0, -1)], outputs };
 }

@@ -9,7 +9,8 @@ export const LAB_SPECIFIER = "@lab/task";
 /** Sends the lab's side effects to `record`, with the process id the sandbox chooses. */
 export function labModule(record: (effect: SideEffect) => void, pid: () => number): Record<string, unknown> {
   lab.setSideEffectSink((effect) => record({ ...effect, pid: pid() }));
-  return Object.freeze({ ...lab, setSideEffectSink: undefined, fileSink: undefined });
+  // The grader's own answers (the states of a crash-free run) are not the target's to read.
+  return Object.freeze({ ...lab, setSideEffectSink: undefined, fileSink: undefined, expectedStates: undefined });
 }
 
 /** Time spent inside the lab task's own steps since the last `takeStepMs()`. */

@@ -13,7 +13,9 @@ export type Step =
   | { fresh: true }
   | { mark: string }
   /** The grader puts a file in place (recorded like the target's writes, so crash states keep it). */
-  | { put: string; content: string };
+  | { put: string; content: string }
+  /** The grader makes an empty folder (and its parents), recorded like `put`. */
+  | { mkdir: string };
 
 /** What one call into the target did, as the grader sees it from the outside. */
 export type CallResult =

@@ -35,6 +35,7 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       if ("call" in step) results.push({ status: "timed-out", detail: `was never called`, skippedAfter: stopped });
     } else if ("fresh" in step) exports = null;
     else if ("mark" in step) env.recorder.mark(step.mark);
+    else if ("mkdir" in step) env.fs.mkdirSync(path.join(root, step.mkdir), { recursive: true });
     else if ("put" in step) {
       const file = path.join(root, step.put);
       env.fs.mkdirSync(path.dirname(file), { recursive: true });

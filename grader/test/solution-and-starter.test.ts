@@ -13,6 +13,19 @@ describe.concurrent("grading the repository's own targets", () => {
     }
     expect(run.report!.score).toBe(run.report!.maxScore);
     expect(run.report!.maxScore).toBe(100);
+    expect(run.report!.deliverables.filter((d) => d.status !== "graded").map((d) => d.id)).toEqual([]);
+    expect(run.report!.bonus).toBe(run.report!.maxBonus);
+    expect(run.report!.maxBonus).toBe(40);
+    // The stretch goal's comparison of the two checkpoints: measured, shown, never scored.
+    const comparison = run.report!.deliverables.find((d) => d.id === "stretch-git")?.measurements?.[0];
+    expect(comparison?.columns).toEqual(["runner.ts", "git-checkpoint.ts"]);
+    expect(comparison?.rows.filter((r) => r.label.startsWith("recovered")).map((r) => r.cells)).toEqual([
+      ["10 of 10", "10 of 10"],
+      ["10 of 10", "10 of 10"],
+      ["– (a rename is atomic)", "10 of 10"],
+      ["10 of 10", "10 of 10"],
+    ]);
+    expect(run.stdout).toContain("File checkpoint vs git checkpoint (reported, not scored)");
     expect(run.report!.stats.crashStates).toBeGreaterThan(500);
     expect(run.stdout).toContain("Score 100/100");
   });
@@ -29,7 +42,11 @@ describe.concurrent("grading the repository's own targets", () => {
       expect(c.message).toMatch(/not implemented yet/);
       expect(c.message).not.toMatch(/ at .*\.(ts|js):\d+/); // no stack trace
     }
-    expect(run.stdout).toContain("not graded yet");
+    expect(run.report!.deliverables.find((d) => d.id === "stretch-diff")?.checks.map((c) => c.id)).toEqual(["stretch-diff.first-step", "stretch-diff.paths", "stretch-diff.two-prompts"]);
+    expect(run.report!.deliverables.find((d) => d.id === "stretch-git")?.checks.map((c) => c.id)).toEqual(["stretch-git.commits", "stretch-git.crash-recovery", "stretch-git.killed-in-commit", "stretch-git.crash-schedules"]);
+    // Deliverables with no checks yet are listed as such, and only those.
+    const notGraded = run.report!.deliverables.filter((d) => d.status === "not-graded");
+    expect(run.stdout.split("not graded yet").length - 1).toBe(notGraded.length);
   });
 
   test("a copy of the solution outside the repository is graded exactly like solution/", async () => {

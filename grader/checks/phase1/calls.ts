@@ -47,6 +47,7 @@ function at(frames?: string[]): string {
 function hangHint(call: string): string {
   if (/^loadCheckpoint/.test(call)) return "is there a loop waiting for a file that is not there?";
   if (/^atomicCheckpoint/.test(call)) return "is there a loop retrying a write, or waiting for a file or a lock?";
+  if (/^firstDivergence/.test(call)) return "is there a loop or a recursion that never reaches the end of a history or of a state?";
   return "is there a loop that never reaches the last step, or one waiting for a file?";
 }
 
@@ -74,5 +75,6 @@ function digestOf(state: JsonState): string {
 
 /** The target file a function belongs to, for messages about the file itself. */
 function fileOf(call: string): string {
-  return /runTask/.test(call) ? "runner.ts" : "checkpoint.ts";
+  if (/runTask/.test(call)) return "runner.ts";
+  return /recordHistory|loadHistory|firstDivergence/.test(call) ? "diff.ts" : "checkpoint.ts";
 }

@@ -1,0 +1,67 @@
+// Calling firstDivergence on many pairs of histories in one scenario, and judging each answer.
+import type { Sandbox } from "../../sandbox/client.js";
+import type { CallResult, Step } from "../../sandbox/protocol.js";
+import { showState } from "../../grading/states.js";
+import { describeResult } from "../phase1/calls.js";
+import { explainDivergence, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
+
+/** Two histories to compare: `a[i]` and `b[i]` are the states after step i + 1. */
+export interface DiffCase {
+  a: unknown[];
+  b: unknown[];
+}
+
+/** What is judged of an answer: only its step (and null), or its step and its set of paths. */
+export type Judged = "step" | "paths";
+
+/** A call of firstDivergence(a, b) that sends back what it returned. */
+export function divergeStep(a: readonly unknown[], b: readonly unknown[]): Step {
+  return { call: "firstDivergence", args: [a, b], want: "value" };
+}
+
+/** Calls firstDivergence on every case in one scenario; the story of the first wrong answer, or null when all are right. */
+export async function firstWrongAnswer(box: Sandbox, cases: DiffCase[], judged: Judged): Promise<string | null> {
+  const { results } = await box.run("diff", { steps: cases.map((c) => divergeStep(c.a, c.b)) });
+  for (const [i, c] of cases.entries()) {
+    const problem = judgeAnswer(results[i]!, c.a, c.b, judged);
+    if (problem) return `Given the histories\n  a = ${showState(c.a, 200)}\n  b = ${showState(c.b, 200)}\n${problem}.`;
+  }
+  return null;
+}
+
+/** Null when `r`, firstDivergence's answer for histories `a` and `b`, is right in what `judged` covers; otherwise what was wrong. */
+export function judgeAnswer(r: CallResult, a: readonly unknown[], b: readonly unknown[], judged: Judged, call = "firstDivergence(a, b)"): string | null {
+  const expected = referenceDivergence(a, b);
+  const { answer, why } = explainDivergence(expected, a, b);
+  if (r.status !== "returned") return `${describeResult(call, r)}; expected ${answer}: ${why}`;
+  const got = r.value.value;
+  if (expected === null) return got === null ? null : `${call} returned ${r.value.preview}; expected null: ${why}`;
+  const step = (got as Partial<Divergence> | null)?.step;
+  if (!Number.isInteger(step)) return `${call} returned ${r.value.preview}; expected ${answer}: ${why}`;
+  if (step !== expected.step) return `${call} returned step ${step}; expected step ${expected.step}: ${why}`;
+  if (judged === "step") return null;
+  const paths = (got as Partial<Divergence>).paths;
+  if (!isPathList(paths)) return `${call} returned ${r.value.preview}; expected paths to be an array of paths, each an array of keys (strings) and indices (numbers): ${why}`;
+  return comparePaths(call, paths, expected);
+}
+
+/** Null when `paths` is the expected set (order and repeats aside); else which paths are missing and which are not differences. */
+function comparePaths(call: string, paths: Path[], expected: Divergence): string | null {
+  if (pathSetKey(paths) === pathSetKey(expected.paths)) return null;
+  const want = new Set(expected.paths.map((p) => JSON.stringify(p)));
+  const have = new Set(paths.map((p) => JSON.stringify(p)));
+  const missing = expected.paths.filter((p) => !have.has(JSON.stringify(p)));
+  const extra = paths.filter((p) => !want.has(JSON.stringify(p)));
+  const parts = [
+    missing.length > 0 ? `it left out ${showPaths(missing)}` : "",
+    extra.length > 0 ? `${showPaths(extra)} ${extra.length === 1 ? "is not a path" : "are not paths"} where the states differ (or not the smallest one)` : "",
+  ].filter(Boolean);
+  const wanted = expected.paths.length <= 8 ? `the paths ${showPaths(expected.paths)}` : `${expected.paths.length} paths`;
+  const returned = paths.length === 0 ? "an empty list of paths" : `the paths ${showPaths(paths)}`;
+  return `${call} returned step ${expected.step} with ${returned}; expected ${wanted} (in any order): ${parts.join("; ")}`;
+}
+
+/** True for an array of paths, each an array of strings and numbers. */
+function isPathList(paths: unknown): paths is Path[] {
+  return Array.isArray(paths) && paths.every((p) => Array.isArray(p) && p.every((k) => typeof k === "string" || typeof k === "number"));
+}

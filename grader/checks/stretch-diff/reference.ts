@@ -1,0 +1,83 @@
+// The grader's own answer for session diffing, and how a divergence reads in a message.
+// Written apart from the reference solution: the grader never imports solution/.
+
+/** A path into a state: object keys and array indices, outermost first. */
+export type Path = (string | number)[];
+
+export interface Divergence {
+  step: number;
+  paths: Path[];
+}
+
+/** The first step (from 1) at which histories `a` and `b` differ, with every smallest path where they do; null when equal. */
+export function referenceDivergence(a: readonly unknown[], b: readonly unknown[]): Divergence | null {
+  const steps = Math.max(a.length, b.length);
+  for (let step = 1; step <= steps; step++) {
+    if (step > a.length || step > b.length) return { step, paths: [[]] };
+    const paths = differences(a[step - 1], b[step - 1]);
+    if (paths.length > 0) return { step, paths };
+  }
+  return null;
+}
+
+/** Every smallest path at which JSON values `x` and `y` differ (none when they are equal, key order aside). */
+export function differences(x: unknown, y: unknown): Path[] {
+  const found: Path[] = [];
+  const pending: { x: unknown; y: unknown; at: Path }[] = [{ x, y, at: [] }];
+  while (pending.length > 0) {
+    const { x, y, at } = pending.pop()!;
+    const kind = kindOf(x);
+    if (kind !== kindOf(y)) found.push(at);
+    else if (kind === "array" || kind === "object") {
+      const [u, v] = [x as Record<string, unknown>, y as Record<string, unknown>];
+      const keys = new Set(Object.keys(u).concat(Object.keys(v)));
+      keys.forEach((key) => {
+        const next = [...at, kind === "array" ? Number(key) : key];
+        if (Object.hasOwn(u, key) && Object.hasOwn(v, key)) pending.push({ x: u[key], y: v[key], at: next });
+        else found.push(next);
+      });
+    } else if (x !== y) found.push(at);
+  }
+  return found;
+}
+
+/** The kind of a JSON value: "null", "array", "object", "string", "number" or "boolean". */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
+}
+
+/** A set of paths as one comparable text: each path's JSON, sorted, duplicates dropped. */
+export function pathSetKey(paths: readonly Path[]): string {
+  return [...new Set(paths.map((p) => JSON.stringify(p)))].sort().join("\n");
+}
+
+/** Paths for a message, in order: `["chain"], ["notes",3,"text"]`, `[] (the whole state)`, at most `max` of them. */
+export function showPaths(paths: readonly unknown[], max = 8): string {
+  if (paths.length === 0) return "none";
+  const show = (p: unknown) => (Array.isArray(p) && p.length === 0 ? "[] (the whole state)" : JSON.stringify(p));
+  const shown = [...paths].sort(byPath).slice(0, max).map(show);
+  return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
+}
+
+/** Orders paths key by key (indices by number), a shorter path before those it leads to. */
+function byPath(p: unknown, q: unknown): number {
+  const [x, y] = [Array.isArray(p) ? p : [p], Array.isArray(q) ? q : [q]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const [u, v] = [x[i], y[i]];
+    if (u === v) continue;
+    if (typeof u === "number" && typeof v === "number") return u - v;
+    return String(u) < String(v) ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** The right answer in short ("step 2 with paths [["x"]]") and why, in words ("they agree through step 1; at step 2 ..."). */
+export function explainDivergence(expected: Divergence | null, a: readonly unknown[], b: readonly unknown[]): { answer: string; why: string } {
+  if (expected === null) return { answer: "null", why: `the histories are equal (${a.length} ${a.length === 1 ? "step" : "steps"} each, key order aside)` };
+  const { step, paths } = expected;
+  const answer = `step ${step} with the paths ${showPaths(paths)}`;
+  const before = step === 1 ? "" : `they agree through step ${step - 1}; `;
+  if (step > a.length || step > b.length) return { answer, why: `${before}only ${a.length > b.length ? "a" : "b"} has step ${step}` };
+  return { answer, why: `${before}at step ${step} the states differ at ${showPaths(paths)}` };
+}

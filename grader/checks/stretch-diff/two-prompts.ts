@@ -1,0 +1,65 @@
+// stretch-diff.two-prompts: the handout's stretch goal with the real lab task. recordHistory runs
+// it with two different prompts (and the first prompt again) into empty folders; a fresh process
+// loads each history back, which must be the task's real states; firstDivergence then finds where
+// the two prompts' runs part ways, and that two runs of one prompt never do.
+import { DEFAULT_PROMPT, expectedStates } from "../../../lab/task.js";
+import type { CheckDefinition } from "../../grading/harness.js";
+import type { CallResult, Step } from "../../sandbox/protocol.js";
+import { describeResult } from "../phase1/calls.js";
+import { divergeStep, judgeAnswer } from "./answers.js";
+import { referenceDivergence, showPaths } from "./reference.js";
+
+const PROMPT_B = "Summarise the incident report, two findings per step.";
+
+/** The three runs: folder, prompt, and how messages name them. */
+const RUNS = [
+  { dir: "work/history-a", prompt: DEFAULT_PROMPT, label: "prompt A" },
+  { dir: "work/history-b", prompt: PROMPT_B, label: "prompt B" },
+  { dir: "work/history-a-again", prompt: DEFAULT_PROMPT, label: "prompt A, run again" },
+];
+
+export const twoPrompts: CheckDefinition = {
+  id: "stretch-diff.two-prompts",
+  async run(ctx) {
+    // The states after each step, as the grader computes them: element i is the state after step i + 1.
+    const [a, b, again] = RUNS.map((run) => expectedStates({ prompt: run.prompt }).slice(1));
+    const steps: Step[] = [
+      ...RUNS.map((run): Step => ({ mkdir: run.dir })),
+      ...RUNS.map((run): Step => ({ call: "recordHistory", args: [{ $task: { prompt: run.prompt } }, { $path: run.dir }] })),
+      { fresh: true },
+      ...RUNS.map((run): Step => ({ call: "loadHistory", args: [{ $path: run.dir }], want: "value" })),
+      divergeStep(a!, b!),
+      divergeStep(a!, again!),
+    ];
+    const { results } = await ctx.sandbox().run("diff", { steps });
+    const recorded = RUNS.map((run, i) => checkRecorded(results[i]!, run.label)).find(Boolean);
+    const loaded = RUNS.map((run, i) => checkLoaded(results[3 + i]!, [a, b, again][i]!, run.label)).find(Boolean);
+    const diverged =
+      judgeAnswer(results[6]!, a!, b!, "paths", "firstDivergence(history A, history B)") ??
+      judgeAnswer(results[7]!, a!, again!, "paths", "firstDivergence(history A, history A run again)");
+    const problem = recorded ?? loaded ?? diverged;
+    if (!problem) return ctx.passed();
+    const setting =
+      `recordHistory ran the lab task (${a!.length} steps) with prompt A ${JSON.stringify(DEFAULT_PROMPT)} into an empty folder, ` +
+      `with prompt B ${JSON.stringify(PROMPT_B)} into another, and with prompt A again into a third; then a fresh process loaded each history back and compared them.`;
+    return ctx.failed(`${setting}\n${problem}.`);
+  },
+};
+
+/** Null when recordHistory returned; otherwise what it did. */
+function checkRecorded(r: CallResult, label: string): string | null {
+  return r.status === "returned" ? null : `For ${label}, ${describeResult("recordHistory(task, historyDir)", r)}`;
+}
+
+/** Null when loadHistory gave back exactly `expected`, the task's state after each step; otherwise how it differs. */
+function checkLoaded(r: CallResult, expected: readonly unknown[], label: string): string | null {
+  const call = `loadHistory(historyDir) for ${label}`;
+  const want = `the ${expected.length} states after steps 1 to ${expected.length}, in order`;
+  if (r.status !== "returned") return `${describeResult(call, r)}; expected ${want}`;
+  const got = r.value.value;
+  if (!Array.isArray(got)) return `${call} returned ${r.value.preview}; expected an array of ${want}`;
+  const d = referenceDivergence(got, expected);
+  if (d === null) return null;
+  if (d.step > Math.min(got.length, expected.length)) return `${call} returned ${got.length} states; expected ${want}`;
+  return `${call} returned ${got.length} states, and its element ${d.step - 1} is not the task's state after step ${d.step}: they differ at ${showPaths(d.paths)}`;
+}

@@ -1,0 +1,32 @@
+// The session-diffing checks' own pieces: the grader's divergence on hand-made histories, and
+// histories made by fast-check that are the same for the same seed and never change the shared
+// states they are built from (two checks of one grade build them at once).
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { diffCases, HAND_CASES } from "../checks/stretch-diff/histories.js";
+import { referenceDivergence } from "../checks/stretch-diff/reference.js";
+import { TRICKY } from "../grading/states.js";
+
+describe("session diffing", () => {
+  test("the grader's divergence of hand-made histories", () => {
+    const at = (a: unknown[], b: unknown[]) => referenceDivergence(a, b);
+    expect(at([{ x: 1 }, { x: 2 }], [{ x: 1 }, { x: 3 }])).toEqual({ step: 2, paths: [["x"]] });
+    expect(at([{ a: 1, b: { c: 2, d: 3 } }], [{ b: { d: 3, c: 2 }, a: 1 }])).toBeNull();
+    expect(at([], [])).toBeNull();
+    expect(at([1], [1, 2])).toEqual({ step: 2, paths: [[]] });
+    expect(at([{ list: [1, 2] }], [{ list: [1, 2, 3] }])).toEqual({ step: 1, paths: [["list", 2]] });
+    expect(at([{ v: {} }], [{ v: [] }])).toEqual({ step: 1, paths: [["v"]] });
+    expect(at([{ "0": 1 }], [{ "0": 2 }])).toEqual({ step: 1, paths: [["0"]] });
+    expect(at([[0, null]], [["0", null]])).toEqual({ step: 1, paths: [[0]] });
+    for (const c of HAND_CASES) expect(referenceDivergence(c.b, c.a)?.step).toBe(referenceDivergence(c.a, c.b)?.step);
+  });
+
+  test("histories are the same for the same seed and leave the shared states unchanged", () => {
+    const before = JSON.stringify(TRICKY);
+    const sample = () => JSON.stringify(fc.sample(diffCases(), { seed: 42, numRuns: 200 }));
+    const first = sample();
+    fc.check(fc.property(diffCases(), (cases) => cases.length < 3), { seed: 7, numRuns: 200 });
+    expect(sample()).toBe(first);
+    expect(JSON.stringify(TRICKY)).toBe(before);
+  });
+});
