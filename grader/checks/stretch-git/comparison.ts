@@ -13,7 +13,7 @@ import { doneEffects } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP } from "./git-setup.js";
 
-/** Crash-free runs timed per implementation (the median is reported). */
+/** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 5;
 const STEPS = 10;
 
@@ -35,27 +35,28 @@ export const comparison: MeasurementDefinition = {
   modules: ["runner", "git-checkpoint"],
   async run(ctx, unusable) {
     const box = ctx.sandbox();
-    const measured: Measured[] = [];
-    for (const [file, setup] of [["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const) {
-      const problem = unusable[setup.module];
-      measured.push(problem ? { file, problem } : { file, ...(await measure(box, setup)) });
+    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({ setup, times: [] as number[], measured: { file, problem: unusable[setup.module] } as Measured }));
+    // Timed in turns, one run of each, so that both see the machine as busy as the other did.
+    for (let i = 0; i < RUNS; i++) {
+      for (const one of both.filter((b) => !b.measured.problem)) {
+        const run = await box.run(one.setup.module, { steps: [runTaskStep(undefined, one.setup.checkpoint)] }, { listDisk: i === 0 });
+        const r = run.results[0]!;
+        if (r.status !== "returned") one.measured.problem = describeResult("runTask", r);
+        one.times.push((r.status === "returned" ? (r.ms ?? 0) : 0) / STEPS);
+        const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
+        one.measured.disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
+      }
     }
-    return table(measured);
+    for (const one of both.filter((b) => !b.measured.problem)) {
+      one.measured.msPerCheckpoint = median(one.times);
+      Object.assign(one.measured, await recoveries(box, one.setup));
+    }
+    return table(both.map((b) => b.measured));
   },
 };
 
-/** Times crash-free runs, then recovers from each comparison crash point of a recorded one. */
-async function measure(box: Sandbox, setup: TaskSetup): Promise<Omit<Measured, "file">> {
-  const times: number[] = [];
-  let disk: Measured["disk"];
-  for (let i = 0; i < RUNS; i++) {
-    const run = await box.run(setup.module, { steps: [runTaskStep(undefined, setup.checkpoint)] }, { listDisk: i === 0 });
-    const r = run.results[0]!;
-    if (r.status !== "returned") return { problem: describeResult("runTask", r) };
-    times.push((r.ms ?? 0) / STEPS);
-    const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
-    disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
-  }
+/** Recovers from each comparison crash point of a recorded crash-free run, and counts the recoveries that ended right. */
+async function recoveries(box: Sandbox, setup: TaskSetup): Promise<Pick<Measured, "recovery" | "problem">> {
   const recorded = await recordRun(box, [], undefined, setup);
   if (typeof recorded === "string") return { problem: recorded };
   const points = comparisonCuts(recorded);
@@ -67,7 +68,7 @@ async function measure(box: Sandbox, setup: TaskSetup): Promise<Omit<Measured, "
     tally.of++;
     if (!(judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS))) tally.recovered++;
   });
-  return { msPerCheckpoint: median(times), recovery, disk };
+  return { recovery };
 }
 
 /**
