@@ -41,6 +41,10 @@ export function gitEnv(env: NodeJS.ProcessEnv, ceiling?: string): NodeJS.Process
     GIT_TERMINAL_PROMPT: "0",
     // Git's messages in English, as the handout quotes them.
     LC_ALL: "C",
+    // A commit without -m must not wait for an editor nobody will close: it ends, with no message.
+    GIT_EDITOR: "true",
+    GIT_SEQUENCE_EDITOR: "true",
+    GIT_PAGER: "cat",
     GIT_CONFIG_COUNT: String(GIT_CONFIG.length),
   });
   GIT_CONFIG.forEach(([key, value], i) => {

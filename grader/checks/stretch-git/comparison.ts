@@ -11,7 +11,7 @@ import { describeResult } from "../phase1/calls.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
 import { doneEffects } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
-import { GIT_SETUP } from "./git-setup.js";
+import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
 
 /** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 5;
@@ -35,7 +35,7 @@ export const comparison: MeasurementDefinition = {
   modules: ["runner", "git-checkpoint"],
   async run(ctx, unusable) {
     const box = ctx.sandbox();
-    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({ setup, times: [] as number[], measured: { file, problem: unusable[setup.module] } as Measured }));
+    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({ setup, times: [] as number[], measured: { file, problem: unusable[setup.module] ?? (setup === GIT_SETUP ? gitUnavailable() : null) ?? undefined } as Measured }));
     // Timed in turns, one run of each, so that both see the machine as busy as the other did.
     for (let i = 0; i < RUNS; i++) {
       for (const one of both.filter((b) => !b.measured.problem)) {
@@ -119,7 +119,7 @@ function table(measured: Measured[]): MeasurementReport {
       { label: "recovered, killed right after it", cells: measured.map((m) => cell(m, recovered("after commit"))) },
       { label: "disk space after a run", cells: measured.map((m) => cell(m, (x) => x.disk && `${kib(x.disk.bytes)} in ${x.disk.files} file${x.disk.files === 1 ? "" : "s"}`)) },
     ],
-    note: [...(problems.length === measured.length ? [] : EXPLAINED), ...problems.map((p) => `Not measured: ${p}.`)].join("\n"),
+    note: [...(problems.length === measured.length ? [] : EXPLAINED), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
     data: { runs: RUNS, implementations: measured },
   };
 }

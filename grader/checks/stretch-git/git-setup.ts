@@ -1,6 +1,8 @@
 // How the git-backed runner is run and judged: git-checkpoint.ts's runTask, with its state file in
 // the scenario's work folder, which is its repository; after each run the grader reads the
 // branch's history with git itself.
+import { spawnSync } from "node:child_process";
+import type { CheckDefinition } from "../../grading/harness.js";
 import type { GitHistory } from "../../sandbox/git-history.js";
 import type { TaskSetup } from "../phase2/task-run.js";
 
@@ -44,4 +46,27 @@ function commitsWord(steps: number): string {
 
 function clip(text: string): string {
   return text.length <= 40 ? text : text.slice(0, 39) + "…";
+}
+
+/** The oldest git whose settings the grader can fix from the environment (GIT_CONFIG_GLOBAL). */
+const OLDEST_GIT = [2, 32];
+let gitProblem: string | null | undefined;
+
+/** Why this machine's git cannot be used for grading (missing, too old), or null; asked once. */
+export function gitUnavailable(): string | null {
+  if (gitProblem === undefined) {
+    const r = spawnSync("git", ["--version"], { encoding: "utf8" });
+    const version = /(\d+)\.(\d+)/.exec(r.stdout ?? "")?.slice(1).map(Number);
+    gitProblem = r.error || !version
+      ? "git is not installed on this machine, and the git-backed checkpoint runs the real git: install git, or grade where it is installed."
+      : version[0]! * 1000 + version[1]! < OLDEST_GIT[0]! * 1000 + OLDEST_GIT[1]!
+        ? `This machine's git (${version.join(".")}) is older than ${OLDEST_GIT.join(".")}, the oldest whose settings the grader can fix for a repeatable grade: update git, or grade elsewhere.`
+        : null;
+  }
+  return gitProblem;
+}
+
+/** `check`, failing at once with the reason when this machine's git cannot be used. */
+export function needsGit(check: CheckDefinition): CheckDefinition {
+  return { id: check.id, run: async (ctx) => gitUnavailable() ? ctx.failed(gitUnavailable()!) : check.run(ctx) };
 }

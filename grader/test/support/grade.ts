@@ -14,8 +14,8 @@ export interface GradeRun {
   report: Report | null;
 }
 
-/** Grades `target` with extra command-line `args`; never throws for a non-zero exit. */
-export async function grade(target: string | null, args: string[] = [], cwd = REPO_ROOT): Promise<GradeRun> {
+/** Grades `target` with extra command-line `args` (and `env` on top of this process's); never throws for a non-zero exit. */
+export async function grade(target: string | null, args: string[] = [], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<GradeRun> {
   const { path: out, cleanup } = await dir({ unsafeCleanup: true });
   try {
     const json = path.join(out, "report.json");
@@ -23,7 +23,7 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
     const run = await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), ...targetArgs, "--json", json, ...args], {
       cwd,
       reject: false,
-      env: { NO_COLOR: "1" },
+      env: { NO_COLOR: "1", ...env },
     });
     const report = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, "utf8")) as Report) : null;
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), report };
