@@ -6,11 +6,16 @@ import type { GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import fs from "node:fs";
 import path from "node:path";
+import { SandboxFailure } from "../sandbox/client.js";
+import { formatSeconds } from "../sandbox/limits.js";
 import { prepareTarget, type Variant } from "./prepare.js";
+import { sandboxStory } from "./property.js";
 
 export interface MeasurementDefinition {
   /** "stretch-git.comparison": selected like a check of its deliverable. */
   id: string;
+  /** The title its table has in the report. */
+  title: string;
   /** The modules it runs ("runner"), each bundled from the student's own files. */
   modules: string[];
   /** Measures; `unusable` names each module that could not be bundled, with why. */
@@ -31,9 +36,22 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
   }
   const variant: Variant = { label: "", bundles };
   const ctx = new CheckContext(config, m.id, variant);
+  let timer: NodeJS.Timeout | undefined;
+  // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
+  // report that says so. It has the time of one check.
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`it did not finish within ${formatSeconds(config.rubric.limits.checkMs)}`), config.rubric.limits.checkMs)));
   try {
-    return await m.run(ctx, unusable);
+    const outcome = await Promise.race([m.run(ctx, unusable), late]);
+    return typeof outcome === "string" ? unmeasured(m, outcome) : outcome;
+  } catch (error) {
+    return unmeasured(m, error instanceof SandboxFailure ? sandboxStory(error) : `the grader could not measure it (${(error as Error)?.message ?? error})`);
   } finally {
+    clearTimeout(timer);
     await ctx.close();
   }
+}
+
+/** The report of a measurement that could not be made, with why. */
+function unmeasured(m: MeasurementDefinition, why: string): MeasurementReport {
+  return { id: m.id, title: m.title, columns: [], rows: [], note: `Not measured: ${why.replace(/\.$/, "")}.`, data: null };
 }

@@ -6,12 +6,15 @@ import { commandSpans } from "../../crash/commands.js";
 import type { Cut } from "../../crash/replay.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
 import type { MeasurementReport } from "../../report/measurement.js";
-import type { Sandbox } from "../../sandbox/client.js";
+import { SandboxFailure, type Sandbox } from "../../sandbox/client.js";
+import { sandboxStory } from "../../grading/property.js";
 import { describeResult } from "../phase1/calls.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
 import { doneEffects } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
+
+const TITLE = "File checkpoint vs git checkpoint (reported, not scored)";
 
 /** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 5;
@@ -32,24 +35,40 @@ interface Measured {
 
 export const comparison: MeasurementDefinition = {
   id: "stretch-git.comparison",
+  title: TITLE,
   modules: ["runner", "git-checkpoint"],
   async run(ctx, unusable) {
-    const box = ctx.sandbox();
-    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({ setup, times: [] as number[], measured: { file, problem: unusable[setup.module] ?? (setup === GIT_SETUP ? gitUnavailable() : null) ?? undefined } as Measured }));
+    // Each in a sandbox of its own: one that kills its process leaves the other measured.
+    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({
+      setup,
+      box: ctx.sandbox(),
+      times: [] as number[],
+      measured: { file, problem: unusable[setup.module] ?? (setup === GIT_SETUP ? gitUnavailable() : null) ?? undefined } as Measured,
+    }));
+    const attempt = async (one: (typeof both)[number], work: () => Promise<void>) => {
+      try {
+        await work();
+      } catch (error) {
+        if (!(error instanceof SandboxFailure)) throw error;
+        one.measured.problem = sandboxStory(error);
+      }
+    };
     // Timed in turns, one run of each, so that both see the machine as busy as the other did.
     for (let i = 0; i < RUNS; i++) {
       for (const one of both.filter((b) => !b.measured.problem)) {
-        const run = await box.run(one.setup.module, { steps: [runTaskStep(undefined, one.setup.checkpoint)] }, { listDisk: i === 0 });
-        const r = run.results[0]!;
-        if (r.status !== "returned") one.measured.problem = describeResult("runTask", r);
-        one.times.push((r.status === "returned" ? (r.ms ?? 0) : 0) / STEPS);
-        const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
-        one.measured.disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
+        await attempt(one, async () => {
+          const run = await one.box.run(one.setup.module, { steps: [runTaskStep(undefined, one.setup.checkpoint)] }, { listDisk: i === 0 });
+          const r = run.results[0]!;
+          if (r.status !== "returned") one.measured.problem = describeResult("runTask", r);
+          else one.times.push((r.ms ?? 0) / STEPS);
+          const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
+          one.measured.disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
+        });
       }
     }
     for (const one of both.filter((b) => !b.measured.problem)) {
       one.measured.msPerCheckpoint = median(one.times);
-      Object.assign(one.measured, await recoveries(box, one.setup));
+      await attempt(one, async () => void Object.assign(one.measured, await recoveries(one.box, one.setup)));
     }
     return table(both.map((b) => b.measured));
   },
@@ -108,7 +127,7 @@ function table(measured: Measured[]): MeasurementReport {
   const problems = measured.filter((m) => m.problem).map((m) => `${m.file}: ${m.problem}`);
   return {
     id: "stretch-git.comparison",
-    title: "File checkpoint vs git checkpoint (reported, not scored)",
+    title: TITLE,
     columns: measured.map((m) => m.file),
     // Nothing to compare when neither could be measured: the notes say why.
     rows: problems.length === measured.length ? [] : [
