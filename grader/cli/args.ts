@@ -1,4 +1,5 @@
 // The command line of `npm run grade`: what each flag means and what a wrong one says.
+import { FORMATS, formatOf } from "../report/formats/index.js";
 
 export interface GradeArgs {
   target: string;
@@ -7,6 +8,8 @@ export interface GradeArgs {
   only: string[];
   replay?: string;
   rubric?: string;
+  /** Report files in other formats: the format's flag, and the file. */
+  outputs: { flag: string; file: string }[];
   help: boolean;
 }
 
@@ -18,11 +21,17 @@ export const USAGE = `Usage: npm run grade -- [options]
   --replay <path>   replay one counterexample (the path printed with a failure); needs --only
   --json <file>     also write the report as JSON to <file>
   --rubric <file>   use another rubric file (weights, deliverables, seed, limits)
+${formatUsage()}
   --help            show this text`;
+
+/** One usage line per report format: "  --junit <file>     the report as JUnit XML ...". */
+export function formatUsage(): string {
+  return FORMATS.map((f) => `  ${`${f.flag} <file>`.padEnd(18)}${f.describe}`).join("\n");
+}
 
 /** Parses the arguments after `npm run grade --`; throws an Error whose message is for the user. */
 export function parseArgs(argv: string[]): GradeArgs {
-  const args: GradeArgs = { target: "starter", only: [], help: false };
+  const args: GradeArgs = { target: "starter", only: [], outputs: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const [name, inline] = flag.startsWith("--") && flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
@@ -45,7 +54,9 @@ export function parseArgs(argv: string[]): GradeArgs {
         break;
       }
       case "--help": case "-h": args.help = true; break;
-      default: throw new Error(`unknown option ${JSON.stringify(flag)}`);
+      default:
+        if (!formatOf(name)) throw new Error(`unknown option ${JSON.stringify(flag)}`);
+        args.outputs.push({ flag: name, file: value() });
     }
   }
   if (args.replay && args.only.length !== 1) throw new Error("--replay replays one check: give exactly one --only <check id>");

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { isSelected, type GradeConfig } from "../grading/config.js";
 import { REPO_ROOT } from "../paths.js";
+import { formatOf } from "../report/formats/index.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
@@ -58,10 +59,22 @@ async function main(): Promise<number> {
     const report = scrubReport(await grade(config, started), [work, REPO_ROOT + path.sep, targetDir + path.sep]);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
+    writeOutputs(report, args.outputs, args.only);
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
     return exitCode(report, args.only);
   } finally {
     for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the report in each format asked for on the command line. */
+function writeOutputs(report: Report, outputs: GradeArgs["outputs"], only: string[]): void {
+  for (const { flag, file } of outputs) {
+    try {
+      fs.writeFileSync(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+    } catch (error) {
+      throw new GraderError(`${flag} ${file}: ${(error as Error).message}`);
+    }
   }
 }
 

@@ -1,0 +1,71 @@
+// `npm run report -- --from <report.json> [--only <deliverable>] <format flags>`: writes a report
+// that `npm run grade --json` wrote in other formats, without grading again (a workflow grades
+// once and hands each step its part). When the report is missing (the grade did not finish),
+// every selected check is written as an error with the rubric's points, so a platform still
+// shows what could not be graded and why, never a silent zero.
+import fs from "node:fs";
+import path from "node:path";
+import { FORMATS, formatOf } from "../report/formats/index.js";
+import { SCHEMA_VERSION, type Report } from "../report/report.js";
+import { loadRubric, type Rubric } from "../rubric.js";
+import { formatUsage } from "./args.js";
+
+const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
+
+  --from <file>     the JSON report of a grade (npm run grade -- --json <file>)
+  --only <id>       only this deliverable (repeatable)
+  --rubric <file>   the rubric the grade used, for a report that is missing
+${formatUsage()}`;
+
+/** A report standing for a grade that wrote none: every selected check an error, with `why`. */
+export function missingReport(rubric: Rubric, only: string[], why: string): Report {
+  const deliverables = rubric.deliverables
+    .filter((d) => d.enabled && d.checks.length > 0 && (only.length === 0 || only.includes(d.id)))
+    .map((d) => ({
+      id: d.id,
+      title: d.title,
+      kind: d.kind,
+      status: "graded" as const,
+      points: 0,
+      maxPoints: d.checks.reduce((n, c) => n + c.points, 0),
+      checks: d.checks.map((c) => ({ id: c.id, title: c.title, status: "error" as const, points: 0, maxPoints: c.points, message: why, crashStates: 0 })),
+    }));
+  const total = (kind: string) => deliverables.filter((d) => d.kind === kind).reduce((n, d) => n + d.maxPoints, 0);
+  return { schemaVersion: SCHEMA_VERSION, target: "", seed: rubric.seed, score: 0, maxScore: total("core"), bonus: 0, maxBonus: total("bonus"), deliverables, stats: { crashStates: 0, durationMs: 0 } };
+}
+
+function main(argv: string[]): number {
+  let from: string | undefined;
+  let rubricFile: string | undefined;
+  const only: string[] = [];
+  const outputs: { flag: string; file: string }[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = argv[i + 1];
+    if (flag === "--help" || flag === "-h") return console.log(USAGE), 0;
+    if (value === undefined || value.startsWith("--")) return fail(`${flag} needs a value`);
+    i++;
+    if (flag === "--from") from = value;
+    else if (flag === "--only") only.push(...value.split(",").filter(Boolean));
+    else if (flag === "--rubric") rubricFile = value;
+    else if (formatOf(flag)) outputs.push({ flag, file: value });
+    else return fail(`unknown option ${JSON.stringify(flag)}`);
+  }
+  if (!from) return fail("--from <report.json> is required");
+  if (outputs.length === 0) return fail(`name at least one format: ${FORMATS.map((f) => f.flag).join(", ")}`);
+  let report: Report;
+  try {
+    report = JSON.parse(fs.readFileSync(from, "utf8")) as Report;
+  } catch {
+    report = missingReport(loadRubric(rubricFile && path.resolve(rubricFile)), only, "The grade did not finish, so this check has no result: read the grading step's log.");
+  }
+  for (const { flag, file } of outputs) fs.writeFileSync(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+  return 0;
+}
+
+function fail(message: string): number {
+  console.error(`report: ${message}\n\n${USAGE}`);
+  return 2;
+}
+
+process.exitCode = main(process.argv.slice(2));

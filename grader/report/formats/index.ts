@@ -1,0 +1,12 @@
+// Every format `npm run grade` and `npm run report` can write, by flag.
+import type { ReportFormat } from "./format.js";
+import { junitFormat } from "./junit.js";
+import { markdownFormat } from "./markdown.js";
+import { runnerResultFormat } from "./runner-result.js";
+
+export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat];
+
+/** The format a flag asks for, or undefined. */
+export function formatOf(flag: string): ReportFormat | undefined {
+  return FORMATS.find((f) => f.flag === flag);
+}

@@ -1,0 +1,58 @@
+// The grade as Markdown: a job summary on GitHub, release notes on Classroom 50, or a file to
+// read. Scores first, then each deliverable's checks, each lost point with its story and replay.
+import type { MeasurementReport } from "../measurement.js";
+import type { CheckReport, Report } from "../report.js";
+import { selectedDeliverables, type ReportFormat } from "./format.js";
+
+const MARK = { passed: "✅", failed: "❌", blocked: "⏸️", error: "⚠️" } as const;
+
+/** The report as Markdown, for the deliverables `only` names (all when none). */
+export function markdown(report: Report, only: string[] = []): string {
+  const deliverables = selectedDeliverables(report, { env: {}, only });
+  const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
+  const out = [`## Checkpoint lab: ${report.score}/${report.maxScore}${bonus}`, "", "| deliverable | points |", "|---|---|"];
+  for (const d of deliverables) out.push(`| ${cell(d.title)} | ${d.status === "graded" ? `${d.points}/${d.maxPoints}` : "not graded yet"}${d.kind === "bonus" ? " (bonus)" : ""} |`);
+  for (const d of deliverables.filter((d) => d.status === "graded")) {
+    out.push("", `### ${d.title}: ${d.points}/${d.maxPoints}${d.kind === "bonus" ? " (bonus)" : ""}`, "");
+    for (const c of d.checks) out.push(...renderCheck(c));
+    for (const m of d.measurements ?? []) out.push(...renderMeasurement(m));
+  }
+  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${report.stats.crashStates.toLocaleString("en-US")} crash states checked.`);
+  return out.join("\n") + "\n";
+}
+
+function renderCheck(c: CheckReport): string[] {
+  const lines = [`- ${MARK[c.status]} \`${c.id}\` ${c.title}: **${c.points}/${c.maxPoints}**`];
+  if (c.status === "passed") return lines;
+  lines.push("", "  <details><summary>What happened</summary>", "", "  ```text", ...(c.message ?? "").split("\n").map((l) => `  ${fence(l)}`), "  ```");
+  if (c.replay) lines.push("", `  Replay: \`${c.replay}\``);
+  lines.push("", "  </details>", "");
+  return lines;
+}
+
+function renderMeasurement(m: MeasurementReport): string[] {
+  const lines = ["", `**${m.title}**`, ""];
+  if (m.rows.length > 0) {
+    lines.push(`| | ${m.columns.map(cell).join(" | ")} |`, `|---|${m.columns.map(() => "---|").join("")}`);
+    for (const r of m.rows) lines.push(`| ${cell(r.label)} | ${r.cells.map(cell).join(" | ")} |`);
+    lines.push("");
+  }
+  for (const note of m.note?.split("\n") ?? []) lines.push(`${note}  `);
+  return lines;
+}
+
+/** Text safe inside a table cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+/** A line that cannot close the code block it is in. */
+function fence(line: string): string {
+  return line.replace(/```/g, "`\u200b``");
+}
+
+export const markdownFormat: ReportFormat = {
+  flag: "--markdown",
+  describe: "the report as Markdown (a job summary, release notes)",
+  render: (report, ctx) => markdown(report, ctx.only),
+};
