@@ -20,10 +20,10 @@ describe.concurrent("grading the repository's own targets", () => {
     const comparison = run.report!.deliverables.find((d) => d.id === "stretch-git")?.measurements?.[0];
     expect(comparison?.columns).toEqual(["runner.ts", "git-checkpoint.ts"]);
     expect(comparison?.rows.filter((r) => r.label.startsWith("recovered")).map((r) => r.cells)).toEqual([
-      ["10 of 10", "10 of 10"],
-      ["10 of 10", "10 of 10"],
-      ["– (a rename is atomic)", "10 of 10"],
-      ["10 of 10", "10 of 10"],
+      ["4 of 4", "4 of 4"],
+      ["4 of 4", "4 of 4"],
+      ["– (a rename is atomic)", "4 of 4"],
+      ["4 of 4", "4 of 4"],
     ]);
     expect(run.stdout).toContain("File checkpoint vs git checkpoint (reported, not scored)");
     expect(run.report!.stats.crashStates).toBeGreaterThan(500);

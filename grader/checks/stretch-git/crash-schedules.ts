@@ -9,5 +9,5 @@ import { byTime } from "../../crash/cuts.js";
 
 export const gitCrashSchedules: CheckDefinition = {
   id: "stretch-git.crash-schedules",
-  run: (ctx) => checkCrashSchedules(ctx, GIT_SETUP, (run) => [...aroundGitCuts(run), ...insideGitCuts(run)].sort(byTime), 12),
+  run: (ctx) => checkCrashSchedules(ctx, GIT_SETUP, (run) => [...aroundGitCuts(run), ...insideGitCuts(run)].sort(byTime), 8),
 };

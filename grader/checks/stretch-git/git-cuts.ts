@@ -29,7 +29,8 @@ export function aroundGitCuts(run: RecordedRun): Cut[] {
   const cuts: Cut[] = [{ at: run.start }, ...boundaryCuts(run.trace)];
   for (let i = run.start; i < entries.length; i++) {
     const e = entries[i]!;
-    if (isCommandOp(e) || !changesDisk(e)) continue;
+    // An open alone leaves at most an empty file, which the torn write already stands for.
+    if (isCommandOp(e) || !changesDisk(e) || e.kind === "open") continue;
     // A torn write: half of it (git, not the write, makes the checkpoint whole; Phase 2 tears every byte).
     if (e.kind === "write" && e.bytes.byteLength > 1) cuts.push({ at: i, bytes: e.bytes.byteLength >> 1 });
     cuts.push({ at: i + 1 });
