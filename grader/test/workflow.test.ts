@@ -8,6 +8,7 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { markdown } from "../report/formats/markdown.js";
 import type { Report } from "../report/report.js";
 import { loadRubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/limits.js";
@@ -94,7 +95,10 @@ function expectReporterMatchesReport(run: ClassroomRun): { reporter: ReporterOut
   }
   expect({ points: reporter!.points, max: reporter!.maxPoints }).toEqual({ points: report!.score, max: report!.maxScore });
   expect(reporter!.annotation).toBe(`Points ${report!.score}/${report!.maxScore}`);
-  expect(run.job.summary).toContain(`## Checkpoint lab: ${report!.score}/${report!.maxScore}, bonus ${report!.bonus}/${report!.maxBonus}`);
+  // The summary is the whole grade, bonus included, as the report renders it, then the note on the annotation.
+  const grade = markdown(report!);
+  expect(grade).toContain(`## Checkpoint lab: ${report!.score}/${report!.maxScore}, bonus ${report!.bonus}/${report!.maxBonus}`);
+  expect(run.job.summary.slice(0, grade.length)).toBe(grade);
   expect(run.job.summary).toMatch(/annotation counts the core deliverables only/);
   expect(run.uploaded).toEqual([".grade/report.json", ".grade/junit.xml"]);
   // Each result reaches the reporter as one environment variable, which Linux caps at 128 KiB.
