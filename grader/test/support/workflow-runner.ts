@@ -111,6 +111,7 @@ interface StepContext {
   files: string;
 }
 
+/** Runs one step: skipped (by its `if:` or the caller), emulated when it uses an action, else its script with bash. */
 async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: StepRun; summary: string }> {
   const skipped = (why: string) => ({ run: { step, outcome: "skipped" as const, skipped: why, log: "", outputs: {} }, summary: "" });
   if (!condition(step.if, ctx.failed)) return skipped(`if: ${step.if ?? "success()"} is false`);
@@ -169,7 +170,7 @@ function expandAll(values: Record<string, string | number | boolean> | undefined
 }
 
 /** The outputs a step wrote to GITHUB_OUTPUT: `name=value` lines and `name<<DELIMITER` blocks. */
-export function parseOutputs(text: string): Record<string, string> {
+function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
