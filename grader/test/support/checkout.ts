@@ -1,0 +1,34 @@
+// A copy of the repository in a folder of its own, as a platform checks it out, to run the
+// platform scripts (classroom50/autograder.py, gradescope/run_autograder) for real in tests.
+import { execa } from "execa";
+import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
+
+/** Copies the repository's files (those git tracks, and new ones it does not ignore) into `dir`; node_modules is linked, not copied. */
+export async function copyRepository(dir: string): Promise<void> {
+  const { stdout } = await execa("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT });
+  for (const file of stdout.split("\0").filter(Boolean)) {
+    const from = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet in git
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dir, file));
+    fs.chmodSync(path.join(dir, file), fs.statSync(from).mode);
+  }
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
+}
+
+/** The .ts files of the reference solution, with the .ts files of `overlay` (a fixture folder) in their place. */
+export function labFiles(overlay?: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const from of [SOLUTION_DIR, overlay]) {
+    if (from) for (const name of fs.readdirSync(from)) if (name.endsWith(".ts")) files.set(name, path.join(from, name));
+  }
+  return files;
+}
+
+/** Copies `files` (name to source path) into `dir`. */
+export function putFiles(dir: string, files: Map<string, string>): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, from] of files) fs.copyFileSync(from, path.join(dir, name));
+}
