@@ -18,13 +18,16 @@ export async function copyRepository(dir: string): Promise<void> {
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"));
 }
 
-/** The .ts files of the reference solution, with the .ts files of `overlay` (a fixture folder) in their place. */
-export function labFiles(overlay?: string): Map<string, string> {
+/** The .ts files of `dirs` by name, a later folder's in place of an earlier one's. */
+export function tsFiles(...dirs: string[]): Map<string, string> {
   const files = new Map<string, string>();
-  for (const from of [SOLUTION_DIR, overlay]) {
-    if (from) for (const name of fs.readdirSync(from)) if (name.endsWith(".ts")) files.set(name, path.join(from, name));
-  }
+  for (const from of dirs) for (const name of fs.readdirSync(from)) if (name.endsWith(".ts")) files.set(name, path.join(from, name));
   return files;
+}
+
+/** The .ts files of the reference solution, with those of `overlay` (a fixture folder) in their place. */
+export function labFiles(overlay?: string): Map<string, string> {
+  return overlay ? tsFiles(SOLUTION_DIR, overlay) : tsFiles(SOLUTION_DIR);
 }
 
 /** Copies `files` (name to source path) into `dir`. */
