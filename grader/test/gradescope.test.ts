@@ -50,12 +50,15 @@ function expectSameAsReport(results: GradescopeResults | null, report: Report | 
 }
 
 describe.concurrent("Gradescope: run_autograder on a simulated /autograder", () => {
-  test("a submission of the solution's .ts files alone: 100, every test passed", async () => {
-    const run = await runAutograder((submission) => putFiles(submission, labFiles()));
+  test("a submission of one .ts file alone (the solution's checkpoint.ts): graded over the starter's other files, phase 1 earns its 35", async () => {
+    const run = await runAutograder((submission) => putFiles(submission, new Map([["checkpoint.ts", path.join(REPO_ROOT, "solution", "checkpoint.ts")]])));
     expect(run.exitCode, run.stdout).toBe(0);
     expectSameAsReport(run.results, run.report);
-    expect(run.results.score).toBe(100);
-    expect(run.results.tests.every((t) => t.status === "passed")).toBe(true);
+    expect(run.results.score).toBe(35);
+    const passed = (prefix: string) => run.results!.tests.filter((t) => t.name.replace("(bonus) ", "").startsWith(prefix)).map((t) => t.status);
+    expect(new Set([...passed("phase1."), ...passed("power-loss."), ...passed("concurrency.")])).toEqual(new Set(["passed"]));
+    expect(run.results.tests.find((t) => t.name.startsWith("phase2.complete-run"))!.output).toContain("not implemented yet");
+    expect(run.results.output).toMatch(/^Checkpoint lab: 35\/100, and 20\/40 bonus points/);
     expect(run.stdout).toContain("Grading the lab files in submission/\n");
   });
 
