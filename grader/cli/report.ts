@@ -59,7 +59,14 @@ function main(argv: string[]): number {
   } catch {
     report = missingReport(loadRubric(rubricFile && path.resolve(rubricFile)), only, "The grade did not finish, so this check has no result: read the grading step's log.");
   }
-  for (const { flag, file } of outputs) fs.writeFileSync(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+  for (const { flag, file } of outputs) {
+    try {
+      fs.writeFileSync(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+    } catch (error) {
+      console.error(`report: ${flag} ${file}: ${(error as Error).message}`);
+      return 2;
+    }
+  }
   return 0;
 }
 

@@ -1,10 +1,12 @@
 // Every format `npm run grade` and `npm run report` can write, by flag.
+import { classroom50Format } from "./classroom50.js";
 import type { ReportFormat } from "./format.js";
+import { gradescopeFormat } from "./gradescope.js";
 import { junitFormat } from "./junit.js";
 import { markdownFormat } from "./markdown.js";
 import { runnerResultFormat } from "./runner-result.js";
 
-export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat];
+export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat, classroom50Format, gradescopeFormat];
 
 /** The format a flag asks for, or undefined. */
 export function formatOf(flag: string): ReportFormat | undefined {

@@ -1,27 +1,55 @@
-// A checkout of the repository as a student's push would bring it to a runner: a temporary copy
-// of the repository's files whose starter/ folder is a given target (or missing), with the
-// repository's node_modules linked in place of `npm ci`. The workflow then runs unchanged and
-// grades starter/, as it does on GitHub, whatever the target is.
+// A checkout of the repository as a platform brings it to a runner: a copy of the files git
+// tracks (and new ones it does not ignore), with the repository's node_modules linked in place
+// of `npm ci`, to run the workflow and the platform scripts (classroom50/autograder.py,
+// gradescope/run_autograder) for real in tests, unchanged.
+import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
-import { REPO_ROOT } from "../../paths.js";
-
-/** Top-level entries a fresh checkout does not have (git's own, installed, or left by a grade). */
-const NOT_CHECKED_OUT = new Set([".git", "node_modules", ".grade"]);
+import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 
 export interface Checkout {
   path: string;
   cleanup: () => Promise<void>;
 }
 
-/** A copy of the repository with `target`'s files as its starter/ (`null`: the starter as it is; `"missing"`: no starter/ at all). */
+/** Copies the repository's files (those git tracks, and new ones it does not ignore) into `dir`; node_modules is linked, not copied. */
+export async function copyRepository(dir: string): Promise<void> {
+  const { stdout } = await execa("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT });
+  for (const file of stdout.split("\0").filter(Boolean)) {
+    const from = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet in git
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dir, file));
+    fs.chmodSync(path.join(dir, file), fs.statSync(from).mode);
+  }
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+}
+
+/** A checkout whose starter/ holds `target`'s files (`null`: the starter as it is; `"missing"`: no starter/ at all). */
 export async function checkoutWith(target: string | null | "missing"): Promise<Checkout> {
   const checkout = await dir({ unsafeCleanup: true, prefix: "checkout-" });
-  fs.cpSync(REPO_ROOT, checkout.path, { recursive: true, filter: (source) => !NOT_CHECKED_OUT.has(path.relative(REPO_ROOT, source).split(path.sep)[0]!) });
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout.path, "node_modules"), "dir");
+  await copyRepository(checkout.path);
   const starter = path.join(checkout.path, "starter");
   if (target !== null) fs.rmSync(starter, { recursive: true });
   if (target !== null && target !== "missing") fs.cpSync(target, starter, { recursive: true });
   return checkout;
+}
+
+/** The .ts files of `dirs` by name, a later folder's in place of an earlier one's. */
+export function tsFiles(...dirs: string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const from of dirs) for (const name of fs.readdirSync(from)) if (name.endsWith(".ts")) files.set(name, path.join(from, name));
+  return files;
+}
+
+/** The .ts files of the reference solution, with those of `overlay` (a fixture folder) in their place. */
+export function labFiles(overlay?: string): Map<string, string> {
+  return overlay ? tsFiles(SOLUTION_DIR, overlay) : tsFiles(SOLUTION_DIR);
+}
+
+/** Copies `files` (name to source path) into `dir`. */
+export function putFiles(dir: string, files: Map<string, string>): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, from] of files) fs.copyFileSync(from, path.join(dir, name));
 }
