@@ -46,7 +46,9 @@ async function main(argv: string[]): Promise<number> {
   const scaled = scaledRubric(rubric, factor);
   const wallMs = args.timeoutMs ?? gradeBoundMs(scaled.limits);
   const scratch = await dir({ unsafeCleanup: true, prefix: "grade-batch-" });
-  const onSignal = () => (stopAllGrades(), process.exit(130));
+  // Interrupted: the grades running are stopped, no other starts, and no gradebook is written.
+  let interrupted: Promise<void> | undefined;
+  const onSignal = () => void (interrupted ??= stopAllGrades());
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
     const rubricFile = writeRubric(scaled, scratch.path);
@@ -60,6 +62,11 @@ async function main(argv: string[]): Promise<number> {
       return row;
     });
     progress.close();
+    if (interrupted) {
+      await interrupted;
+      console.error("grade-batch: interrupted; no gradebook written");
+      return 130;
+    }
     const own = `${out}.${process.pid}.tmp`;
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(own, gradebookCsv(rubric, rows));
@@ -104,9 +111,9 @@ function describe(row: Row): string {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error) => {
-    stopAllGrades();
+  async (error) => {
     console.error(`grade-batch: could not finish: ${(error as Error)?.message ?? error}`);
+    await stopAllGrades();
     process.exit(2);
   },
 );

@@ -24,12 +24,18 @@ export interface GradeOutcome {
   error?: string;
 }
 
+/** How long a grade asked to stop may take to remove its scratch folders before it is killed. */
+const STOP_GRACE_MS = 2_000;
+
 /** Process groups of the grades still running, so an interrupted batch leaves none behind. */
 const running = new Set<number>();
+/** Set once the batch is interrupted: no grade starts after that. */
+let stopping = false;
 
 /** Grades one target; never throws for what the target does. */
 export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   fs.rmSync(req.json, { force: true }); // a report from an earlier batch must not pass for this one
+  if (stopping) return { report: null, error: "the batch was interrupted" };
   let stopped = false;
   // A group of its own: the grade's sandboxes and sessions are killed with it.
   const child = execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", req.target, "--json", req.json, ...req.args], {
@@ -42,13 +48,16 @@ export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   });
   const pid = child.pid;
   if (pid !== undefined) running.add(pid);
+  // Asked first (the grade then removes its scratch folders), killed if it has not ended soon after.
   const timer = setTimeout(() => {
     stopped = true;
-    killGroup(pid);
+    signalGroup(pid, "SIGTERM");
+    setTimeout(() => signalGroup(pid, "SIGKILL"), STOP_GRACE_MS).unref();
   }, req.wallMs);
   const result = await child;
   clearTimeout(timer);
-  killGroup(pid); // whatever the target left running outlives the grade no longer
+  if (stopped) await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS));
+  signalGroup(pid, "SIGKILL"); // whatever the target left running outlives the grade no longer
   if (pid !== undefined) running.delete(pid);
   const report = readReport(req.json);
   if (stopped) return { report: null, error: `the grade did not finish within ${formatSeconds(req.wallMs)} and was stopped` };
@@ -57,15 +66,18 @@ export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   return { report, error: `the grade ended with ${result.signal ?? `exit code ${result.exitCode}`}` };
 }
 
-/** Stops every grade still running (the batch was interrupted). */
-export function stopAllGrades(): void {
-  for (const pid of running) killGroup(pid);
+/** Stops every grade still running (the batch was interrupted), as the wall-clock limit does. */
+export async function stopAllGrades(): Promise<void> {
+  stopping = true;
+  for (const pid of running) signalGroup(pid, "SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS));
+  for (const pid of running) signalGroup(pid, "SIGKILL");
 }
 
-function killGroup(pid: number | undefined): void {
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, "SIGKILL");
+    process.kill(-pid, signal);
   } catch {} // the group has ended
 }
 
