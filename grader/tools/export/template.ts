@@ -24,8 +24,11 @@ const LEFT_OUT = ["grader/fixtures", "grader/test", "grader/tools", ".github/wor
 /** Never part of a repository's content, wherever they are. */
 const NEVER = new Set(["node_modules", ".grade", ".git", ".DS_Store"]);
 
-/** Scripts that still work in the template; the others need files it leaves out. */
+/** Scripts a student must have. */
 const STUDENT_SCRIPTS = ["grade", "typecheck"];
+
+/** Scripts that need what the template leaves out without naming it (`test` runs grader/test). */
+const INSTRUCTOR_SCRIPTS = ["test"];
 
 /** Where the student README's text lives in this repository. */
 export const STUDENT_README = "grader/tools/export/README.student.md";
@@ -52,12 +55,16 @@ export function filesBelow(root: string, rel: string, leftOut: string[] = []): s
   return fs.readdirSync(path.join(root, rel)).flatMap((name) => filesBelow(root, rel === "." ? name : `${rel}/${name}`, leftOut));
 }
 
-/** package.json with the scripts a student can run (the dependencies stay, so package-lock.json still matches). */
+/**
+ * package.json with the scripts a student can run: those that name no file the template leaves
+ * out (the dependencies stay, so package-lock.json still matches).
+ */
 function studentPackage(pkg: Record<string, unknown>): Record<string, unknown> {
   const scripts = (pkg.scripts ?? {}) as Record<string, string>;
   const missing = STUDENT_SCRIPTS.filter((s) => !(s in scripts));
   if (missing.length > 0) throw new Error(`package.json has no script ${missing.join(", ")}; expected ${STUDENT_SCRIPTS.join(" and ")}`);
-  return { ...pkg, scripts: Object.fromEntries(STUDENT_SCRIPTS.map((s) => [s, scripts[s]])) };
+  const works = ([name, command]: [string, string]) => !INSTRUCTOR_SCRIPTS.includes(name) && ![...LEFT_OUT, "solution/"].some((p) => command.includes(p));
+  return { ...pkg, scripts: Object.fromEntries(Object.entries(scripts).filter(works)) };
 }
 
 /** tsconfig.json whose "include" and "exclude" name only what the template has. */
