@@ -8,13 +8,9 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { Report } from "../report/report.js";
-import { templateFiles } from "../tools/export/template.js";
-import { csvField } from "../tools/batch/gradebook.js";
-import { defaultJobs, loadFactor, scaledRubric } from "../tools/batch/load.js";
-import { modifiedFiles, pristineDigests } from "../tools/batch/modified.js";
 import { loadRubric } from "../rubric.js";
 import { grade } from "./support/grade.js";
-import { leftRunning, parseCsv } from "./support/batch.js";
+import { leftRunning, parseCsv, writeTemplate } from "./support/batch.js";
 
 const ONLY = ["--only", "phase1", "--only", "phase2"];
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
@@ -30,11 +26,6 @@ function solutionWith(root: string, name: string, files: Record<string, string> 
   fs.cpSync(SOLUTION_DIR, to, { recursive: true });
   for (const [file, from] of Object.entries(files)) fs.copyFileSync(from, path.join(to, file));
   return to;
-}
-
-/** Writes the student template's files into `dir`. */
-function writeTemplate(dir: string): void {
-  for (const f of templateFiles(REPO_ROOT)) fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true }), fs.writeFileSync(path.join(dir, f.path), f.content);
 }
 
 /** A clone of the student template whose starter/ holds the solution, with its rubric weights changed, a lab file deleted and a workflow added. */
@@ -85,7 +76,8 @@ describe("grade-batch", () => {
   test("scores each submission as a single grade of the same folder does", async () => {
     const [buggy, syntax] = await Promise.all([grade(path.join(subs, "buggy"), ONLY), grade(path.join(subs, "syntax-error"), ONLY)]);
     for (const [name, single] of [["buggy", buggy.report!], ["syntax-error", syntax.report!]] as const) {
-      expect(rows[name]).toMatchObject({ status: "graded", "core score": String(single.score), "core max": "70", phase1: "35", phase2: String(single.deliverables[1]!.points), phase3: "", error: "" });
+      const phase2 = single.deliverables.find((d) => d.id === "phase2")!.points;
+      expect(rows[name]).toMatchObject({ status: "graded", "core score": String(single.score), "core max": "70", phase1: "35", phase2: String(phase2), phase3: "", error: "" });
       const batch = JSON.parse(fs.readFileSync(path.join(tmp.path, "out", rows[name]!.report!), "utf8")) as Report;
       const verdicts = (r: Report) => r.deliverables.flatMap((d) => d.checks.map((c) => `${c.id} ${c.status} ${c.points}`));
       expect(verdicts(batch)).toEqual(verdicts(single));
@@ -115,11 +107,15 @@ describe("grade-batch", () => {
     const hang = path.join(tmp.path, "hang");
     solutionWith(hang, "spins", { "checkpoint.ts": path.join(FIXTURES, "hostile/hang-when-absent/checkpoint.ts") });
     fs.cpSync(path.join(REPO_ROOT, "starter"), path.join(hang, "untouched"), { recursive: true });
+    // A call may spin for 2 minutes before the grader stops it, so only the wall-clock limit ends
+    // this grade; the starter's grade ends well within it, however busy the machine.
+    const rubric = path.join(tmp.path, "patient-rubric.json");
+    fs.writeFileSync(rubric, JSON.stringify({ ...loadRubric(), limits: { callMs: 120_000, checkMs: 600_000 } }));
     const mark = randomUUID();
-    const stopped = await gradeBatch([hang, "--out", path.join(tmp.path, "hang.csv"), "--timeout", "4", "--only", "phase1"], mark);
+    const stopped = await gradeBatch([hang, "--out", path.join(tmp.path, "hang.csv"), "--timeout", "15", "--only", "phase1", "--rubric", rubric], mark);
     expect(stopped.exitCode).toBe(0);
     const [, spins, untouched] = parseCsv(fs.readFileSync(path.join(tmp.path, "hang.csv"), "utf8"));
-    expect(spins).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 4 s and was stopped", ""]);
+    expect(spins).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 15 s and was stopped", ""]);
     expect(untouched!.slice(0, 3)).toEqual(["untouched", "graded", "0"]);
     expect(await leftRunning(mark)).toEqual([]);
   });
@@ -137,36 +133,5 @@ describe("grade-batch", () => {
       expect(r.stderr).toMatch(cases[i]![1]);
     });
     expect(fs.existsSync(path.join(tmp.path, "x.csv"))).toBe(false);
-  });
-});
-
-describe("grade-batch's parts", () => {
-  test("a CSV field is quoted when it holds a comma, a quote or a line break", () => {
-    expect(["plain", "a, b", 'say "hi"', "two\nlines", ""].map(csvField)).toEqual(["plain", '"a, b"', '"say ""hi"""', '"two\nlines"', ""]);
-  });
-
-  test("time limits grow with the grades that share the cores; memory limits do not", () => {
-    expect([defaultJobs(1), defaultJobs(2), defaultJobs(3), defaultJobs(16)]).toEqual([1, 1, 1, 8]);
-    expect([loadFactor(1, 2), loadFactor(2, 2), loadFactor(3, 2), loadFactor(4, 16)]).toEqual([1, 2, 3, 1]);
-    const rubric = loadRubric();
-    const scaled = scaledRubric(rubric, 2.5);
-    expect(scaled.limits).toEqual({ ...rubric.limits, callMs: rubric.limits.callMs * 2.5, processMs: rubric.limits.processMs * 2.5, checkMs: rubric.limits.checkMs * 2.5 });
-    expect(scaled.deliverables).toEqual(rubric.deliverables);
-  });
-
-  test("a clone checked out with CRLF line ends is unmodified; one without grader/ lacks the whole folder", async () => {
-    const tmp = await dir({ unsafeCleanup: true, prefix: "clone-" });
-    try {
-      writeTemplate(tmp.path);
-      const rubricFile = path.join(tmp.path, "grader/rubric.json");
-      fs.writeFileSync(rubricFile, fs.readFileSync(rubricFile, "utf8").replace(/\n/g, "\r\n"));
-      const pristine = pristineDigests(REPO_ROOT);
-      expect(modifiedFiles(tmp.path, pristine)).toEqual([]);
-      fs.rmSync(path.join(tmp.path, "grader"), { recursive: true });
-      fs.appendFileSync(path.join(tmp.path, "package.json"), " ");
-      expect(modifiedFiles(tmp.path, pristine)).toEqual(["grader/ (missing)", "package.json"]);
-    } finally {
-      await tmp.cleanup();
-    }
   });
 });

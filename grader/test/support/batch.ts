@@ -1,5 +1,17 @@
-// Helpers for the batch tests: reading a CSV gradebook back, and finding processes left behind.
+// Helpers for the batch tests: a student template's files, reading a CSV gradebook back, and
+// finding processes left behind.
 import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../../paths.js";
+import { templateFiles } from "../../tools/export/template.js";
+
+/** Writes the student template's files (as export-student would) into `dir`. */
+export function writeTemplate(dir: string): void {
+  for (const f of templateFiles(REPO_ROOT)) {
+    fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f.path), f.content);
+  }
+}
 
 /** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF) into rows of cells. */
 export function parseCsv(text: string): string[][] {
