@@ -47,7 +47,13 @@ async function main(): Promise<number> {
   };
   // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes its scratch
   // folders: they are on a tmpfs, in memory, and a class's worth of them would fill it.
-  const stop = (signal: NodeJS.Signals) => (removeScratch(), process.exit(128 + os.constants.signals[signal]));
+  const stop = (signal: NodeJS.Signals) => {
+    try {
+      removeScratch();
+    } finally {
+      process.exit(128 + os.constants.signals[signal]);
+    }
+  };
   process.once("SIGINT", stop).once("SIGTERM", stop);
   try {
     const config: GradeConfig = {
