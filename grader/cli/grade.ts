@@ -43,6 +43,19 @@ async function main(): Promise<number> {
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   const tmpBase = otherFileSystem(work);
+  const removeScratch = () => {
+    for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes its scratch
+  // folders: they are on a tmpfs, in memory, and a class's worth of them would fill it.
+  const stop = (signal: NodeJS.Signals) => {
+    try {
+      removeScratch();
+    } finally {
+      process.exit(128 + os.constants.signals[signal]);
+    }
+  };
+  process.once("SIGINT", stop).once("SIGTERM", stop);
   try {
     const config: GradeConfig = {
       targetDir,
@@ -63,7 +76,7 @@ async function main(): Promise<number> {
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
     return exitCode(report, args.only);
   } finally {
-    for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    removeScratch();
   }
 }
 

@@ -2,6 +2,7 @@
 // runs the student's own file for it; the files of earlier deliverables may come from the
 // student or from the reference, so a bug is charged only where it lives.
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { SOLUTION_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
@@ -36,7 +37,7 @@ export interface PreparedTarget {
 export async function prepareTarget(config: GradeConfig, files: DeliverableFiles): Promise<PreparedTarget> {
   const variants: Variant[] = [];
   let problem: string | undefined;
-  for (const fromReference of combinations(files.earlier ?? [])) {
+  for (const fromReference of combinations((files.earlier ?? []).filter(inReference))) {
     const replace: Record<string, string> = {};
     for (const name of files.earlier ?? []) replace[name] = path.join(fromReference.includes(name) ? SOLUTION_DIR : config.targetDir, `${name}.ts`);
     const file = `${files.main}.ts`;
@@ -47,6 +48,14 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
   }
   const ownFilesWork = variants[0]?.label === "";
   return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem };
+}
+
+/**
+ * Whether the reference has the module: a student template carries no solution/, and then only
+ * the student's own files are tried (and no message speaks of a reference).
+ */
+function inReference(name: string): boolean {
+  return fs.existsSync(path.join(SOLUTION_DIR, `${name}.ts`));
 }
 
 /** Subsets of `names` from the empty one up, fewest reference files first. */

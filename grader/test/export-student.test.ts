@@ -1,0 +1,86 @@
+// `npm run export-student`: the template holds what a student needs, no line of the reference
+// solution, and grades the untouched starter to 0 with nothing but the template's own grader.
+import { execa } from "execa";
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import type { Report } from "../report/report.js";
+import { loadRubric } from "../rubric.js";
+import { distinctiveSolutionLines, findSolutionLines } from "../tools/export/solution-lines.js";
+import { filesBelow } from "../tools/export/template.js";
+
+/** Runs `npm run <script> -- args` in `cwd`; never throws for a non-zero exit. */
+function npmRun(cwd: string, script: string, args: string[]) {
+  return execa("npm", ["run", "--silent", script, "--", ...args], { cwd, reject: false, env: { NO_COLOR: "1" } });
+}
+
+describe("the student template", () => {
+  let out: { path: string; cleanup: () => Promise<void> };
+  let template: string;
+  let exported: Awaited<ReturnType<typeof npmRun>>;
+
+  beforeAll(async () => {
+    out = await dir({ unsafeCleanup: true, prefix: "template-" });
+    template = path.join(out.path, "student");
+    exported = await npmRun(REPO_ROOT, "export-student", [template]);
+  });
+  afterAll(() => out.cleanup());
+
+  test("holds the grader, the lab, the starter and the handout, and nothing the instructor keeps", () => {
+    expect(exported.stderr).toBe("");
+    expect(exported.exitCode).toBe(0);
+    const files = filesBelow(template, ".");
+    for (const wanted of ["grader/cli/launch.mjs", "grader/rubric.json", "lab/task.ts", "starter/checkpoint.ts", "HANDOUT.md", "README.md", "package-lock.json", "tsconfig.json", ".gitignore"]) expect(files).toContain(wanted);
+    for (const folder of ["solution/", "grader/fixtures/", "grader/test/", "grader/tools/"]) expect(files.filter((f) => f.startsWith(folder))).toEqual([]);
+    expect(files).not.toContain("vitest.config.ts");
+    // Whatever the course adds to .github/ and .devcontainer/ goes along, except the grader's own CI.
+    const courseFiles = [...filesBelow(REPO_ROOT, ".github"), ...filesBelow(REPO_ROOT, ".devcontainer")].filter((f) => f !== ".github/workflows/ci.yml");
+    expect(files.filter((f) => f.startsWith(".github/") || f.startsWith(".devcontainer/")).sort()).toEqual(courseFiles.sort());
+    const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
+    expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["grade", "typecheck"]));
+    for (const gone of ["test", "soak", "bench", "export-student", "grade-batch"]) expect(pkg.scripts).not.toHaveProperty(gone);
+    // Every file a script names is in the template.
+    const named = Object.values(pkg.scripts as Record<string, string>).flatMap((c) => c.match(/[\w.-]+\/[\w./-]+/g) ?? []);
+    for (const file of named) expect(files).toContain(file);
+    expect(pkg.devDependencies).toEqual(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).devDependencies);
+    expect(fs.readFileSync(path.join(template, "README.md"), "utf8")).toMatch(/npm run grade/);
+  });
+
+  test("holds no line of the reference solution", () => {
+    const lines = distinctiveSolutionLines(REPO_ROOT);
+    expect(lines.length).toBeGreaterThan(50);
+    // The search finds every line where it is: in the solution itself.
+    const solution = filesBelow(REPO_ROOT, "solution").map((f) => ({ path: f, content: fs.readFileSync(path.join(REPO_ROOT, f)) }));
+    expect(findSolutionLines(solution, lines).length).toBeGreaterThanOrEqual(lines.length);
+    const files = filesBelow(template, ".").map((f) => ({ path: f, content: fs.readFileSync(path.join(template, f)) }));
+    expect(findSolutionLines(files, lines)).toEqual([]);
+  });
+
+  test("refuses a folder that is not empty", async () => {
+    const again = await npmRun(REPO_ROOT, "export-student", [template]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/is not empty .*expected a new or empty folder/);
+  });
+
+  test("grades the untouched starter to 0 with its own grader, with no reference to fall back on", async () => {
+    // The template as a student has it after `npm ci` (the same packages; no network in tests).
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(template, "node_modules"), "dir");
+    const [graded, typecheck] = await Promise.all([npmRun(template, "grade", ["--json", "report.json"]), npmRun(template, "typecheck", [])]);
+    expect(typecheck.stdout + typecheck.stderr).toBe("");
+    expect(typecheck.exitCode).toBe(0);
+    expect(graded.stderr).toBe("");
+    expect(graded.exitCode).toBe(1);
+    const report = JSON.parse(fs.readFileSync(path.join(template, "report.json"), "utf8")) as Report;
+    expect(report).toMatchObject({ schemaVersion: 2, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 40 });
+    const checks = report.deliverables.flatMap((d) => d.checks);
+    expect(checks.length).toBe(loadRubric().deliverables.filter((d) => d.enabled).flatMap((d) => d.checks).length);
+    for (const c of checks) {
+      expect(c.points).toBe(0);
+      expect(c.message).toMatch(/not implemented yet/);
+      expect(c.message).not.toMatch(/reference/i);
+    }
+    expect(graded.stdout).toContain("Score 0/100");
+  });
+});

@@ -1,0 +1,53 @@
+// Helpers for the batch tests: a student template's files, reading a CSV gradebook back, and
+// finding processes left behind.
+import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../../paths.js";
+import { templateFiles } from "../../tools/export/template.js";
+
+/** Writes the student template's files (as export-student would) into `dir`. */
+export function writeTemplate(dir: string): void {
+  for (const f of templateFiles(REPO_ROOT)) {
+    fs.mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f.path), f.content);
+  }
+}
+
+/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF) into rows of cells. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") row.push(cell), (cell = "");
+    else if (c === "\r" && text[i + 1] === "\n") rows.push([...row, cell]), (row = []), (cell = ""), i++;
+    else cell += c;
+  }
+  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+/** The ids of live processes whose environment holds BATCH_TEST_MARK=`mark` (Linux; elsewhere none), after a moment to die. */
+export async function leftRunning(mark: string): Promise<number[]> {
+  if (process.platform !== "linux") return [];
+  let found: number[] = [];
+  for (let attempt = 0; attempt < 20; attempt++) {
+    found = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).map(Number).filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`BATCH_TEST_MARK=${mark}`);
+      } catch {
+        return false;
+      }
+    });
+    if (found.length === 0) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return found;
+}

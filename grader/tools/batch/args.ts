@@ -1,0 +1,67 @@
+// The command line of `npm run grade-batch`: what each flag means and what a wrong one says.
+import { parseArgs as parseGradeArgs } from "../../cli/args.js";
+
+export interface BatchArgs {
+  submissions: string;
+  out: string;
+  /** How many grades run at once; unset: half the machine's cores. */
+  jobs?: number;
+  /** The wall-clock limit on one submission's grade; unset: the grade's own bound, scaled. */
+  timeoutMs?: number;
+  /** Passed to every grade as they are (a random seed is chosen once, for the whole batch). */
+  gradeArgs: string[];
+  /** The --only ids among them. */
+  only: string[];
+  /** The rubric file to scale and pass on; unset: the repository's. */
+  rubric?: string;
+  help: boolean;
+}
+
+export const USAGE = `Usage: npm run grade-batch -- <submissions-dir> --out <file.csv> [options]
+
+Grades every folder in <submissions-dir> (a clone of a student's repository, or a starter
+folder) with this repository's grader, and writes the gradebook to <file.csv> and each
+submission's JSON report to <file>-reports/.
+
+  --out <file.csv>   the gradebook to write (required)
+  --jobs <n>         grades run at once (default: half the cores, at least 1)
+  --timeout <s>      seconds one grade may take before it is stopped (default: the grade's own bound)
+  --seed <n>         passed to every grade ("random" picks one seed for the whole batch)
+  --only <id>        passed to every grade; repeatable
+  --rubric <file>    the rubric to grade with (its time limits are scaled to the load)
+  --help             show this text`;
+
+/** Parses the arguments after `npm run grade-batch --`; throws an Error whose message is for the user. */
+export function parseBatchArgs(argv: string[]): BatchArgs {
+  const positional: string[] = [];
+  const pass: string[] = [];
+  const args: Omit<BatchArgs, "submissions" | "out" | "gradeArgs" | "only"> & { out?: string } = { help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--help" || flag === "-h") args.help = true;
+    else if (flag === "--out") args.out = value();
+    else if (flag === "--rubric") args.rubric = value();
+    else if (flag === "--jobs") args.jobs = wholeNumber(flag, value());
+    else if (flag === "--timeout") args.timeoutMs = wholeNumber(flag, value()) * 1000;
+    else if (flag === "--seed" || flag === "--only") pass.push(flag, value());
+    else if (flag.startsWith("-")) throw new Error(`unknown option ${JSON.stringify(flag)}`);
+    else positional.push(flag);
+  }
+  if (args.help) return { ...args, submissions: "", out: "", gradeArgs: [], only: [] };
+  if (positional.length !== 1) throw new Error(`expected one submissions folder, got ${positional.length === 0 ? "none" : positional.map((p) => JSON.stringify(p)).join(" ")}`);
+  if (!args.out) throw new Error("--out <file.csv> is required: where to write the gradebook");
+  // The grade's own parser says what is wrong with a seed, once, before any grade starts.
+  const grade = parseGradeArgs(pass);
+  const gradeArgs = [...(grade.seed === undefined ? [] : ["--seed", String(grade.seed)]), ...grade.only.flatMap((id) => ["--only", id])];
+  return { ...args, submissions: positional[0]!, out: args.out, gradeArgs, only: grade.only };
+}
+
+function wholeNumber(flag: string, v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${flag} expects a whole number of at least 1, got ${JSON.stringify(v)}`);
+  return Number(v);
+}

@@ -1,0 +1,119 @@
+// `npm run grade-batch -- <submissions-dir> --out <file.csv>`: the authoritative grade of a class.
+// Grades every submission folder with this repository's grader, rubric and lab (never a
+// submission's own copies), several at once, and writes the gradebook and each report.
+// Exit 0 when the gradebook was written (error rows included), 2 when the batch could not run.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { REPO_ROOT } from "../paths.js";
+import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
+import { gradeBoundMs } from "../sandbox/limits.js";
+import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
+import { gradebookCsv, type Row } from "./batch/gradebook.js";
+import { defaultJobs, loadFactor, scaledRubric, writeRubric } from "./batch/load.js";
+import { modifiedFiles, pristineDigests } from "./batch/modified.js";
+import { Progress, clock } from "./batch/progress.js";
+import { runGrade, stopAllGrades } from "./batch/run-grade.js";
+import { findSubmissions, holdsMoreThanStarter, type Submission } from "./batch/submissions.js";
+
+async function main(argv: string[]): Promise<number> {
+  let args: BatchArgs;
+  let rubric: Rubric;
+  try {
+    args = parseBatchArgs(argv);
+    if (args.help) return console.log(USAGE), 0;
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric));
+    const unknown = args.only.filter((id) => !rubric.deliverables.some((d) => d.id === id) && !rubricCheck(rubric, id));
+    if (unknown.length > 0) throw new Error(`--only ${unknown.join(", ")}: no such deliverable or check in the rubric`);
+    if (!fs.statSync(args.submissions, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the submissions folder ${JSON.stringify(args.submissions)} is not a folder`);
+  } catch (error) {
+    console.error(`grade-batch: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const out = path.resolve(args.out);
+  const reportsDir = `${out.replace(/\.csv$/i, "")}-reports`;
+  const submissions = findSubmissions(path.resolve(args.submissions), [reportsDir]);
+  if (submissions.length === 0) {
+    console.error(`grade-batch: found no submission folders in ${JSON.stringify(args.submissions)}; expected one folder per submission`);
+    return 2;
+  }
+  fs.mkdirSync(reportsDir, { recursive: true });
+
+  const cores = os.availableParallelism();
+  const jobs = Math.min(args.jobs ?? defaultJobs(cores), submissions.length);
+  const factor = loadFactor(jobs, cores);
+  const scaled = scaledRubric(rubric, factor);
+  const wallMs = args.timeoutMs ?? gradeBoundMs(scaled.limits);
+  const scratch = await dir({ unsafeCleanup: true, prefix: "grade-batch-" });
+  // Interrupted: the grades running are stopped, no other starts, and no gradebook is written.
+  let interrupted: Promise<void> | undefined;
+  const onSignal = () => void (interrupted ??= stopAllGrades());
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  try {
+    const rubricFile = writeRubric(scaled, scratch.path);
+    const pristine = pristineDigests(REPO_ROOT);
+    console.error(`Grading ${submissions.length} submissions, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
+    const progress = new Progress(submissions.length);
+    const started = Date.now();
+    const rows = await inParallel(submissions, jobs, async (s) => {
+      const row = await gradeOne(s, { reportsDir, out, pristine, wallMs, args: ["--rubric", rubricFile, ...args.gradeArgs] });
+      progress.finished({ submission: s.name, failed: !!row.error, outcome: row.error ? `error: ${row.error}` : describe(row) });
+      return row;
+    });
+    progress.close();
+    if (interrupted) {
+      await interrupted;
+      console.error("grade-batch: interrupted; no gradebook written");
+      return 130;
+    }
+    const own = `${out}.${process.pid}.tmp`;
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(own, gradebookCsv(rubric, rows));
+    fs.renameSync(own, out);
+    const errors = rows.filter((r) => r.error).length;
+    console.error(`Wrote ${args.out}: ${rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
+    return 0;
+  } finally {
+    await scratch.cleanup();
+  }
+}
+
+/** Grades one submission into its row: layout, modified files, the grade itself. */
+async function gradeOne(s: Submission, opts: { reportsDir: string; out: string; pristine: Map<string, string>; wallMs: number; args: string[] }): Promise<Row> {
+  if (s.layout.kind === "unknown") return { submission: s.name, report: null, error: s.layout.problem, modified: [] };
+  const modified = s.layout.kind === "clone" && holdsMoreThanStarter(s.dir) ? modifiedFiles(s.dir, opts.pristine) : [];
+  const json = path.join(opts.reportsDir, `${s.name}.json`);
+  const outcome = await runGrade({ cwd: s.layout.cwd, target: s.layout.target, json, args: opts.args, wallMs: opts.wallMs });
+  const reportPath = outcome.report ? path.relative(path.dirname(opts.out), json).split(path.sep).join("/") : undefined;
+  return { submission: s.name, report: outcome.report, error: outcome.error, modified, reportPath };
+}
+
+/** Runs `work` on every item, `jobs` at a time; the results keep the items' order. */
+async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return results;
+}
+
+/** "85/100, bonus 20/40". */
+function describe(row: Row): string {
+  const r = row.report!;
+  return `${r.score}/${r.maxScore}${r.maxBonus > 0 ? `, bonus ${r.bonus}/${r.maxBonus}` : ""}${row.modified.length > 0 ? " (grader files modified)" : ""}`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error) => {
+    console.error(`grade-batch: could not finish: ${(error as Error)?.message ?? error}`);
+    await stopAllGrades();
+    process.exit(2);
+  },
+);
