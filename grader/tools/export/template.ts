@@ -63,7 +63,10 @@ function studentPackage(pkg: Record<string, unknown>): Record<string, unknown> {
   const scripts = (pkg.scripts ?? {}) as Record<string, string>;
   const missing = STUDENT_SCRIPTS.filter((s) => !(s in scripts));
   if (missing.length > 0) throw new Error(`package.json has no script ${missing.join(", ")}; expected ${STUDENT_SCRIPTS.join(" and ")}`);
-  const works = ([name, command]: [string, string]) => !INSTRUCTOR_SCRIPTS.includes(name) && ![...LEFT_OUT, "solution/"].some((p) => command.includes(p));
+  // A script works in the template when every path it names is in it (gradescope/ and
+  // classroom50/ are the instructor's, for instance).
+  const inTemplate = (p: string) => COPIED.includes(p.split("/")[0]!) && !LEFT_OUT.some((l) => p === l || p.startsWith(`${l}/`));
+  const works = ([name, command]: [string, string]) => !INSTRUCTOR_SCRIPTS.includes(name) && command.split(/\s+/).filter((w) => /^[\w.-]+\/[\w./-]*$/.test(w)).every(inTemplate);
   return { ...pkg, scripts: Object.fromEntries(Object.entries(scripts).filter(works)) };
 }
 
