@@ -118,7 +118,13 @@ def main() -> int:
     # Whatever the checkout holds under these names (a student may commit a result.json) is not this grade.
     for path in (RESULT, RELEASE_BODY):
         path.unlink(missing_ok=True)
-    report = pathlib.Path(tempfile.mkdtemp(prefix="classroom50-")) / "report.json"
+    # The JSON report goes to a scratch folder of its own, removed whatever happens.
+    with tempfile.TemporaryDirectory(prefix="classroom50-") as scratch:
+        return grade_into(pathlib.Path(scratch) / "report.json")
+
+
+def grade_into(report: pathlib.Path) -> int:
+    """Installs and grades, with the JSON report at `report`; writes a stand-in result when the grade wrote none."""
     problem = None
     if os.environ.get("CLASSROOM50_SKIP_INSTALL") != "1":
         problem = run(["npm", "ci", "--no-audit", "--no-fund"], seconds("CLASSROOM50_INSTALL_TIMEOUT", 240))
