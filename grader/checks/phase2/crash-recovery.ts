@@ -8,7 +8,7 @@ import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
 import { describeResult } from "../phase1/calls.js";
-import { doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
+import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 
 export interface RecordedRun {
@@ -93,7 +93,7 @@ export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[
   const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
-    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, 10) ?? null;
+    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;
     if (problem) return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
   }
   return null;

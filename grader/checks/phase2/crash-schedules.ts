@@ -8,7 +8,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import type { Verdict } from "../../grading/verdict.js";
-import { doneEffects } from "./ledger.js";
+import { STEPS, doneEffects } from "./ledger.js";
 import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";
 
@@ -38,7 +38,7 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       }
       const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
-      const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1)) ?? setup.judgeRepo?.(last.git, 10) ?? null;
+      const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1)) ?? setup.judgeRepo?.(last.git, STEPS) ?? null;
       return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
     },
     { numRuns, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
