@@ -13,6 +13,7 @@ import type { Footprint } from "../sandbox/actor-protocol.js";
 import { conflict } from "./explore.js";
 import { clip } from "../sandbox/call.js";
 import type { Limits } from "../sandbox/limits.js";
+import { seedOf } from "../sandbox/random-streams.js";
 
 export const CHECKPOINT_NAME = "checkpoint.json";
 const CHECKPOINT = { $path: `work/${CHECKPOINT_NAME}` };
@@ -75,7 +76,17 @@ export class World {
     private readonly reader: Actor,
     private readonly work: string,
     private readonly limits: Limits,
+    /** The check's seed: each call's random numbers come from it, the run and the call (see random-streams.ts). */
+    private readonly seed: number,
   ) {}
+
+  /** How many calls the current run has made (each is a process of its own, with random numbers of its own). */
+  private callsInRun = 0;
+
+  /** The seed of the next call's `Math.random` in this run. */
+  private nextRandomSeed(): number {
+    return seedOf([this.seed, this.runs, this.callsInRun++]);
+  }
 
   /** The process ids of the writers, then the reader's. */
   get pids(): number[] {
@@ -85,11 +96,12 @@ export class World {
   /** Runs every writer's atomicCheckpoint once, in the order `choose` makes, and judges what the reader saw. */
   async run(setup: Setup, choose: Chooser): Promise<Execution> {
     const root = path.join(this.work, `run-${++this.runs}`);
+    this.callsInRun = 0;
     for (const sub of ["work", "cwd", "tmp"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
     const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
     // The old checkpoint is saved by the target's own atomicCheckpoint (its format is its own).
     if (setup.old) {
-      const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs });
+      const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed() });
       const failed = "gone" in saved ? `the process ${saved.gone}` : "done" in saved && saved.done.result.status !== "returned" ? describeResult("atomicCheckpoint", saved.done.result) : null;
       if (failed) return { ...exec, problem: { kind: "writer", afterStep: 0, text: `saving the old state before the writers started, ${failed}` } };
     }
@@ -99,7 +111,7 @@ export class World {
       name: "atomicCheckpoint", args: [CHECKPOINT, setup.states[i]], root, gated: true,
       // Most of a writer's call is spent waiting for its turn: each of its own steps is held to
       // callMs by the actor's watchdog, so the call as a whole only gets the check's bound.
-      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.checkMs, clockMs: this.clockMs,
+      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.checkMs, clockMs: this.clockMs, randomSeed: this.nextRandomSeed(),
     });
     const events: ActorEvent[] = [];
     for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
@@ -157,7 +169,7 @@ export class World {
   /** Has the reader load the checkpoint; a problem when it returns anything but one of `allowed`. */
   private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, kind: "load" | "final" = "load"): Promise<Problem | null> {
     const pids = this.writers.map((w) => w.pid);
-    const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs });
+    const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed() });
     exec.loads++;
     this.readerSaw = null;
     if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };

@@ -50,6 +50,7 @@ export class CheckContext {
         work,
         tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)),
         callMs: this.limits.callMs,
+        seed: this.seed,
       },
       limits: this.limits,
       onLimit: () => (this.limitHit = true),

@@ -21,6 +21,8 @@ export interface ActorCall {
   limitMs: number;
   /** When set, the time the call's clock starts at (see actor.ts virtualClock). */
   clockMs?: number;
+  /** The seed of the call's `Math.random` (each call is a process of its own, with numbers of its own). */
+  randomSeed: number;
 }
 
 /** An operation the actor is about to make, waiting for its turn. */

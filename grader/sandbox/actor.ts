@@ -53,7 +53,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   let result;
   try {
     try {
-      exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids });
+      exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids, random: call.randomSeed });
     } catch (error) {
       exports = error instanceof Error ? error : new Error(String(error));
     }

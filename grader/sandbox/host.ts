@@ -19,6 +19,7 @@ import { runProgram } from "./program.js";
 import { runActor } from "./actor.js";
 import { discardOutput } from "./silence.js";
 import { ScenarioFolder } from "./scenario-folder.js";
+import { processSeed } from "./random-streams.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 
 export interface HostConfig {
@@ -29,6 +30,8 @@ export interface HostConfig {
   work: string;
   /** The time limit of one call into the target. */
   callMs: number;
+  /** The check's seed: each simulated process's random numbers come from it (see random-streams.ts). */
+  seed: number;
   /**
    * A folder on another file system than `work`, when there is one: each scenario's TMPDIR lives
    * there, so a temp file made in os.tmpdir() cannot be renamed over the checkpoint (EXDEV), as
@@ -118,7 +121,7 @@ export class Host {
           const scenario = scenarios[replies.length]!;
           firstPids.set(replies.length, this.nextPid);
           const root = this.open(scenario, false);
-          const results = this.runSteps(module, scenario.steps, root, this.config.callMs, scenario.pid, untimed);
+          const results = this.runSteps(module, scenario, root, this.config.callMs, untimed);
           if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
           const reply = this.report(scenario, results, false, false);
           this.close();
@@ -160,7 +163,7 @@ export class Host {
   private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number, shared: boolean): Promise<RunReply | null> {
     try {
       const root = this.open(scenario, record);
-      const steps = () => this.runSteps(module, scenario.steps, root, limitMs, scenario.pid, shared ? untimed : undefined);
+      const steps = () => this.runSteps(module, scenario, root, limitMs, shared ? untimed : undefined);
       const results = shared ? sharedLimit(steps, limitMs) : steps();
       await this.pending.settle();
       if (!results) {
@@ -211,17 +214,22 @@ export class Host {
     this.current = null;
   }
 
-  /** Runs the steps; the first instance gets `firstPid` (a restart with the crashed process's id), later ones new ids. */
-  private runSteps(module: string, steps: Step[], root: string, limitMs: number, firstPid?: number, within?: <T>(fn: () => T, ms: number) => T) {
-    let pid = firstPid;
+  /**
+   * Runs the scenario's steps. The first instance gets the scenario's `pid` when it has one (a
+   * restart with the crashed process's id), later ones new ids; each gets a random stream of its own.
+   */
+  private runSteps(module: string, scenario: Scenario, root: string, limitMs: number, within?: <T>(fn: () => T, ms: number) => T) {
+    let pid = scenario.pid;
+    let started = 0;
     const instantiate = () => {
       this.currentPid = pid ?? this.nextPid++;
       pid = undefined;
       this.recorder!.mark(`pid:${this.currentPid}`);
-      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid });
+      const random = processSeed(this.config.seed, scenario, started++);
+      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random });
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
-    return runSteps(steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames, within });
+    return runSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames, within });
   }
 
   private compiledModule(module: string): CompiledTarget {

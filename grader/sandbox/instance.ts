@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
 import { StudentFrames } from "./frames.js";
+import { seededMath } from "./random-streams.js";
 
 /** Thrown into the target when it calls `process.exit`, so the call ends there. */
 export class TargetExit extends Error {
@@ -27,8 +28,13 @@ export interface InstanceContext {
   pid: number;
   /** Other processes that are running alongside this one (for `process.kill(pid, 0)`); every other id is dead. */
   livePids?: number[];
-  /** Give the target the real `process` and `Math` (a real process of its own, in program mode). */
+  /** Give the target the real `process` (a real process of its own, running a program). */
   realProcess?: boolean;
+  /**
+   * The seed of this instance's `Math.random`, a stream of its own (see random-streams.ts); in a
+   * real process, "real": the runtime's own.
+   */
+  random: number | "real";
 }
 
 const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math", "__entryUrl", "__entryFile", "__entryDir"];
@@ -76,7 +82,7 @@ export class CompiledTarget {
     }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });
     const { entryFile } = this;
     const result = this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
-      ctx.realProcess ? Math : seededMath(ctx.pid), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
+      ctx.random === "real" ? Math : seededMath(ctx.random), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
     return { exports: module.exports, result };
   }
 }
@@ -105,18 +111,4 @@ function simulatedProcess(pid: number, livePids: number[]): NodeJS.Process {
       return Reflect.get(target, prop);
     },
   });
-}
-
-/** `Math` with a `random()` that repeats for the same seed, so grading is reproducible. */
-function seededMath(seed: number): Math {
-  let s = (seed * 2654435761) >>> 0 || 1;
-  const random = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  return Object.create(Math, { random: { value: random } });
 }

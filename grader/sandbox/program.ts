@@ -79,7 +79,8 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   process.env.TMPDIR = path.join(config.root, "tmp");
   const entry = path.join(config.targetDir, config.entry);
   const target = new CompiledTarget(config.bundle, config.targetDir, entry);
-  const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid };
+  // A real process: its random numbers are the runtime's own, as any new process's are.
+  const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, random: "real" as const };
   if (config.argv) {
     process.argv = [process.argv[0]!, entry, ...config.argv];
     const fail = (error: unknown) => {

@@ -98,7 +98,7 @@ describe("real writer processes", () => {
       const config = { bundle: bundle.file, entry: "checkpoint.ts", targetDir };
       const started = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS)));
       actors.push(...started);
-      return new World(started.slice(0, 2), started[2]!, path.join(work.path, "runs"), DEFAULT_LIMITS);
+      return new World(started.slice(0, 2), started[2]!, path.join(work.path, "runs"), DEFAULT_LIMITS, 1);
     };
   });
   afterAll(async () => {

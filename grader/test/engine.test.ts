@@ -28,7 +28,7 @@ async function record(source: string) {
   fs.writeFileSync(path.join(targetDir, "t.ts"), source);
   const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
   if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: 5_000 }, limits: DEFAULT_LIMITS });
+  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: 5_000, seed: 1 }, limits: DEFAULT_LIMITS });
   try {
     const run = await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] }, { record: true, listDisk: true });
     expect(run.results[0]!.status).toBe("returned");
@@ -139,7 +139,7 @@ describe("top-level await", () => {
     const calls: string[] = [];
     const fakeFs = { ...fs, writeFileSync: (p: string, d: string) => calls.push(`${path.basename(p)}=${d}`) };
     process.env.TLA_DIR = targetDir;
-    const started = new CompiledTarget(out, targetDir, path.join(targetDir, "session.ts")).start({ fs: fakeFs, provided: {}, pid: 77 });
+    const started = new CompiledTarget(out, targetDir, path.join(targetDir, "session.ts")).start({ fs: fakeFs, provided: {}, pid: 77, random: 1 });
     await started.done;
     expect(calls).toEqual(["a=1", "b=2"]);
     expect(started.exports.seen).toEqual({ pid: 77 });

@@ -29,7 +29,7 @@ async function withTarget<T>(source: string, use: (call: () => Promise<CallResul
   fs.writeFileSync(path.join(targetDir, "t.ts"), source);
   const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
   if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: limits.callMs }, limits });
+  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: limits.callMs, seed: 1 }, limits });
   const call = async () => (await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }, { call: "run", args: [{ $path: "work" }] }] })).results;
   try {
     return await use(call, box);

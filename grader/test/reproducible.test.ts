@@ -19,6 +19,20 @@ describe("reproducibility", () => {
     }
   });
 
+  test("temp names drawn in the target (Math.random, a counter) give identical reports in two grades", async () => {
+    for (const fixture of ["grader/fixtures/correct/math-random-temp", "grader/fixtures/phase1/counter-temp-name"]) {
+      const target = await composeTarget(path.join(REPO_ROOT, fixture));
+      try {
+        const only = ["--only", "phase1", "--only", "concurrency"];
+        const [a, b] = await Promise.all([grade(target.path, only), grade(target.path, only)]);
+        expect(a.report).not.toBeNull();
+        expect(comparable(b.report!)).toEqual(comparable(a.report!));
+      } finally {
+        await target.cleanup();
+      }
+    }
+  });
+
   test("the replay command of a failure reproduces the same message", async () => {
     const first = await grade(FIXTURE, ["--only", "phase1.crash-safety"]);
     const check = first.report!.deliverables[0]!.checks.find((c) => c.id === "phase1.crash-safety")!;

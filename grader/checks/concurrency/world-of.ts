@@ -28,7 +28,7 @@ export async function withWorld<T>(ctx: CheckContext, writers: number, use: (wor
   try {
     const actors = await actorsFor(ctx);
     const work = path.join(ctx.config.work, `${ctx.checkId}-${process.pid}-${Date.now()}`);
-    return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits));
+    return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits, ctx.seed));
   } finally {
     done = true;
     holder = null;

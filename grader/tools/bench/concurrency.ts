@@ -28,7 +28,7 @@ export async function concurrencyCost(work: string, repeats: number): Promise<Co
   const config = { bundle: bundle.file, entry: "checkpoint.ts", targetDir: SOLUTION_DIR };
   const actors = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS)));
   try {
-    const world = new World(actors.slice(0, 2), actors[2]!, path.join(work, "actors", "runs"), DEFAULT_LIMITS);
+    const world = new World(actors.slice(0, 2), actors[2]!, path.join(work, "actors", "runs"), DEFAULT_LIMITS, 1);
     const setup = { old: { state: { step: 1 } }, states: [stateOfSize(80 * 1024, 7), { step: 2 }] };
     let calls = 0;
     let orders = 0;

@@ -38,7 +38,7 @@ export async function openEngine(work: string): Promise<Sandbox> {
     if (!bundle.ok) throw new Error(bundle.problem);
     modules[name] = bundle.file;
   }
-  return new Sandbox({ hostFile, config: { modules, targetDir: SOLUTION_DIR, work: path.join(work, "host"), callMs: 60_000 }, limits: { ...DEFAULT_LIMITS, callMs: 60_000 } });
+  return new Sandbox({ hostFile, config: { modules, targetDir: SOLUTION_DIR, work: path.join(work, "host"), callMs: 60_000, seed: 1 }, limits: { ...DEFAULT_LIMITS, callMs: 60_000 } });
 }
 
 /** Crash states checked per second over every crash point of atomicCheckpoint(old → next), repeated to about `total` states. */
