@@ -2,7 +2,7 @@
 import type { DiskEntry } from "../sandbox/protocol.js";
 import type { Cut } from "./replay.js";
 import { commandSpans, isCommandOp } from "./commands.js";
-import { changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
+import { attrWord, changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
 
 /** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
 export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: string): string {
@@ -39,15 +39,21 @@ function describeOp(trace: Trace, index: number): string {
     case "truncate":
       return `${op.api}(${quote(displayPath(op.path))}) truncated it to ${op.length} bytes`;
     case "rename":
-      return `${op.api}(${quote(displayPath(op.from))}, ${quote(displayPath(op.to))})`;
     case "link":
-      return `${op.api}(${quote(displayPath(op.from))}, ${quote(displayPath(op.to))})`;
+      // Called by the target itself, the call says it all; inside another call (cpSync), say what it did.
+      return op.api === `${op.kind}Sync`
+        ? `${op.api}(${quote(displayPath(op.from))}, ${quote(displayPath(op.to))})`
+        : `${op.api} ${op.kind === "rename" ? "renamed" : "linked"} ${quote(displayPath(op.from))} ${op.kind === "rename" ? "to" : "as"} ${quote(displayPath(op.to))}`;
     case "unlink":
     case "rmdir":
     case "mkdir":
-      return `${op.api}(${quote(displayPath(op.path))})`;
+      return op.api === `${op.kind}Sync`
+        ? `${op.api}(${quote(displayPath(op.path))})`
+        : `${op.api} ${{ unlink: "removed", rmdir: "removed the folder", mkdir: "made the folder" }[op.kind]} ${quote(displayPath(op.path))}`;
     case "symlink":
       return `${op.api}(${quote(op.target)}, ${quote(displayPath(op.path))})`;
+    case "attr":
+      return `${op.api}(${quote(op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!))}) changed its ${attrWord(op.call)}`;
     default:
       return op.api;
   }

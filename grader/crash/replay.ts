@@ -79,6 +79,11 @@ export function replay(trace: Trace, cut: Cut, root: string): void {
         case "link":
           fs.linkSync(real(e.from), real(e.to));
           break;
+        case "attr": {
+          const call = fs[e.call] as (target: string | number, ...args: number[]) => void;
+          call(e.fd !== undefined ? fdOf(e.fd) : real(e.path!), ...e.args);
+          break;
+        }
       }
     }
   } finally {

@@ -7,14 +7,25 @@ export type FsOp =
   | { kind: "write"; fd: number; bytes: Uint8Array; position: number | null; api: string }
   | { kind: "ftruncate"; fd: number; length: number; api: string }
   | { kind: "truncate"; path: string; length: number; api: string }
-  | { kind: "fsync"; fd: number; data: boolean; api: string }
+  /** `failed`: the disk said no (an injected I/O error): nothing was made durable, and the data it was to sync may be lost. */
+  | { kind: "fsync"; fd: number; data: boolean; failed?: boolean; api: string }
   | { kind: "close"; fd: number; api: string }
   | { kind: "rename"; from: string; to: string; api: string }
   | { kind: "unlink"; path: string; api: string }
   | { kind: "rmdir"; path: string; api: string }
   | { kind: "mkdir"; path: string; mode?: number; api: string }
   | { kind: "symlink"; target: string; path: string; api: string }
-  | { kind: "link"; from: string; to: string; api: string };
+  | { kind: "link"; from: string; to: string; api: string }
+  /** A change of a file's mode, owner or times: `call` is the sync function that makes it, on `path` or descriptor `fd`. */
+  | { kind: "attr"; call: AttrCall; path?: string; fd?: number; args: number[]; api: string };
+
+/** The functions that change a file's attributes, by the file they take: a path, a link itself, or a descriptor. */
+export type AttrCall = "chmodSync" | "lchmodSync" | "fchmodSync" | "chownSync" | "lchownSync" | "fchownSync" | "utimesSync" | "lutimesSync" | "futimesSync";
+
+/** What an attribute call changes, in a word: "mode", "owner" or "times". */
+export function attrWord(call: AttrCall): string {
+  return call.includes("chmod") ? "mode" : call.includes("chown") ? "owner" : "times";
+}
 
 /** A mark the grader places in the trace: a call into the target starts or ends. */
 export type Mark = { kind: "mark"; label: string };

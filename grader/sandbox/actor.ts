@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { FsOp } from "../crash/trace.js";
-import { opensForChange } from "../crash/trace.js";
+import { attrWord, opensForChange } from "../crash/trace.js";
 import { resolveArgs, runCall, scrubPaths } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
@@ -122,6 +122,8 @@ class GateRecorder extends Recorder {
         return { reads: [], writes: [op.from, op.to] };
       case "link":
         return { reads: [op.from], writes: [op.to] };
+      case "attr":
+        return { reads: [], writes: [op.path ?? named(op.fd!)] };
       default:
         return { reads: [], writes: [op.path] };
     }
@@ -147,6 +149,8 @@ class GateRecorder extends Recorder {
         return `${op.api} links ${show(op.from)} as ${show(op.to)}`;
       case "symlink":
         return `${op.api} makes a symlink ${show(op.path)}`;
+      case "attr":
+        return `${op.api} changes the ${attrWord(op.call)} of ${op.path ? show(op.path) : fd(op.fd!)}`;
       default:
         return `${op.api} ${op.kind === "mkdir" ? "makes" : "removes"} ${show(op.path)}`;
     }

@@ -120,7 +120,7 @@ function killHook(config: ProgramConfig, kill: KillRule, counter: { changes: num
       written = Math.floor(op.bytes.byteLength * (kill.fraction ?? 0));
       fs.writeSync(realFd, op.bytes, 0, written, op.position);
     }
-    const file = isWrite && realFd !== undefined ? openedPath(realFd, config.root) : "path" in op ? op.path.replace(/^@\/(work\/)?/, "") : null;
+    const file = isWrite && realFd !== undefined ? openedPath(realFd, config.root) : "path" in op && op.path ? op.path.replace(/^@\/(work\/)?/, "") : null;
     die({ api: op.api, file, written, of: isWrite ? op.bytes.byteLength : 0 });
   };
 }

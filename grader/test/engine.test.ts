@@ -6,40 +6,19 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { crashCuts, tearPoints } from "../crash/cuts.js";
 import { changesDisk } from "../crash/trace.js";
-import { buildHost } from "../sandbox/build-host.js";
-import { DEFAULT_LIMITS } from "../sandbox/limits.js";
-import { Sandbox } from "../sandbox/client.js";
 import { CompiledTarget } from "../sandbox/instance.js";
 import { bundleTarget } from "../target/bundle.js";
 import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
+import { recorderIn } from "./support/record.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
-let hostFile: string;
+let record: Awaited<ReturnType<typeof recorderIn>>;
 
 beforeAll(async () => {
   work = await dir({ unsafeCleanup: true });
-  hostFile = await buildHost(work.path);
+  record = await recorderIn(work.path);
 });
 afterAll(() => work.cleanup());
-
-/** Records `run(dir)` of a one-file target; returns the kinds of operations and the disk it left. */
-async function record(source: string) {
-  const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
-  fs.writeFileSync(path.join(targetDir, "t.ts"), source);
-  const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
-  if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: 5_000, seed: 1 }, limits: DEFAULT_LIMITS });
-  try {
-    const run = await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] }, { record: true, listDisk: true });
-    expect(run.results[0]!.status).toBe("returned");
-    const trace = run.trace!;
-    const replayed = await box.run("t", { from: [{ traceId: run.traceId!, cut: { at: trace.entries.length } }], steps: [] }, { listDisk: true });
-    const kinds = trace.entries.flatMap((e) => (e.kind === "mark" || e.kind === "effect" ? [] : [`${e.kind}:${e.api}`]));
-    return { kinds, disk: run.disk!, replayedDisk: replayed.disk!, trace };
-  } finally {
-    await box.close();
-  }
-}
 
 describe.concurrent("recording", () => {
   test.each([

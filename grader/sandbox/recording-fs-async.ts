@@ -1,0 +1,215 @@
+// The asynchronous faces of the recording fs: callbacks (`fs.rename(a, b, cb)`), `fs.promises`
+// (a FileHandle from `fs.promises.open` included) and streams. Each runs the recorded synchronous
+// twin on a later turn of the event loop, so what it changes is recorded when it happens, after the
+// call that started it may have returned; `PendingOps` counts what is still to come, so the host
+// can let it finish before it judges the disk.
+import realFs from "node:fs";
+import { refused } from "./fs-surface.js";
+
+type AnyFn = (...args: any[]) => any;
+
+/** The recorded synchronous calls, by name ("writeFileSync"). */
+export type SyncFs = Record<string, AnyFn>;
+
+/** Counts asynchronous operations a target started, so the host can wait for them to settle. */
+export class PendingOps {
+  count = 0;
+  /**
+   * Resolves once no asynchronous fs operation is pending (or after `maxTurns` event-loop turns).
+   * It always lets one turn pass first: work queued for the next tick (a stream opens its file
+   * there) has then started its operations.
+   */
+  async settle(maxTurns = 1000): Promise<void> {
+    let turn = 0;
+    do await new Promise((r) => setImmediate(r));
+    while (this.count > 0 && ++turn < maxTurns);
+  }
+}
+
+/** Recorded calls that also come as callback and promise functions (`rename`, `fs.promises.rename`). */
+const TWINNED = [
+  "open", "write", "writev", "close", "fsync", "fdatasync", "ftruncate", "truncate", "rename", "unlink", "rmdir", "mkdir",
+  "mkdtemp", "writeFile", "appendFile", "copyFile", "cp", "rm", "symlink", "link", "chmod", "fchmod", "lchmod", "chown",
+  "fchown", "lchown", "utimes", "futimes", "lutimes",
+] as const;
+
+/** Runs `work` on a later turn of the event loop, counted as pending until it has run. */
+function later(pending: PendingOps, work: () => void): void {
+  pending.count++;
+  setImmediate(() => {
+    pending.count--;
+    work();
+  });
+}
+
+/** Callback versions of the recorded calls, and the streams, built on the recorded sync calls. */
+export function asyncVersions(sync: SyncFs, pending: PendingOps): Record<string, unknown> {
+  const out: Record<string, AnyFn> = {};
+  for (const name of TWINNED) {
+    const twin = sync[`${name}Sync`];
+    // A call this platform does not have (lchmod outside macOS): refused by name.
+    if (!twin) {
+      out[name] = refused(`fs.${name}`);
+      continue;
+    }
+    out[name] = (...args: unknown[]) => {
+      const cb = typeof args[args.length - 1] === "function" ? (args.pop() as AnyFn) : () => {};
+      later(pending, () => {
+        let result: unknown;
+        try {
+          result = twin(...args);
+        } catch (error) {
+          return cb(error);
+        }
+        // write and writev also hand back what they wrote, as Node's do.
+        if (name === "write" || name === "writev") cb(null, result, args[1]);
+        else cb(null, result);
+      });
+    };
+  }
+  const streamFs = { open: out.open, write: out.write, writev: out.writev, close: out.close, fsync: out.fsync, read: realFs.read };
+  const withFs = (options: unknown) => ({ ...(typeof options === "string" ? { encoding: options } : (options as object | undefined)), fs: streamFs });
+  // Node's stream classes take (path, options), though their typings say otherwise.
+  const RealWriteStream = realFs.WriteStream as unknown as new (file: unknown, options: unknown) => realFs.WriteStream;
+  const RealReadStream = realFs.ReadStream as unknown as new (file: unknown, options: unknown) => realFs.ReadStream;
+  class WriteStream extends RealWriteStream {
+    constructor(file: unknown, options?: unknown) {
+      super(file, withFs(options));
+    }
+  }
+  class ReadStream extends RealReadStream {
+    constructor(file: unknown, options?: unknown) {
+      super(file, withFs(options));
+    }
+  }
+  return {
+    ...out,
+    // A stream opens, writes and closes through the recorded callbacks (Node's streams take an `fs` of their own).
+    createWriteStream: (file: unknown, options?: unknown) => new WriteStream(file, options),
+    createReadStream: (file: unknown, options?: unknown) => new ReadStream(file, options),
+    WriteStream,
+    ReadStream,
+    FileWriteStream: WriteStream,
+    FileReadStream: ReadStream,
+  };
+}
+
+/** `fs.promises` versions of the recorded calls, settled on a later turn of the event loop. */
+export function promiseVersions(sync: SyncFs, pending: PendingOps): Record<string, AnyFn> {
+  const promised = <T>(work: () => T): Promise<T> =>
+    new Promise((resolve, reject) =>
+      later(pending, () => {
+        try {
+          resolve(work());
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
+  const out: Record<string, AnyFn> = {};
+  for (const name of TWINNED) {
+    const twin = sync[`${name}Sync`];
+    if (name === "open") continue;
+    if (!twin) {
+      out[name] = refused(`fs.promises.${name}`);
+      continue;
+    }
+    // A FileHandle stands for its descriptor wherever fs.promises takes one (writeFile, appendFile).
+    out[name] = (...args: unknown[]) => promised(() => twin(...args.map((a) => (a instanceof RecordedFileHandle ? a.fd : a))));
+  }
+  out.open = (file: unknown, flags?: unknown, mode?: unknown) => promised(() => new RecordedFileHandle(sync.openSync!(file, flags ?? "r", mode), sync, promised));
+  return out;
+}
+
+/** What `fs.promises.open` gives: a FileHandle whose every change to the disk goes through the recorded calls. */
+export class RecordedFileHandle {
+  private closed = false;
+
+  constructor(
+    private readonly descriptor: number,
+    private readonly calls: SyncFs,
+    private readonly promised: <T>(work: () => T) => Promise<T>,
+  ) {}
+
+  get fd(): number {
+    return this.closed ? -1 : this.descriptor;
+  }
+
+  write(data: unknown, ...rest: unknown[]): Promise<{ bytesWritten: number; buffer: unknown }> {
+    return this.promised(() => ({ bytesWritten: this.calls.writeSync!(this.descriptor, data, ...rest), buffer: data }));
+  }
+
+  writev(buffers: NodeJS.ArrayBufferView[], position?: number | null): Promise<{ bytesWritten: number; buffers: NodeJS.ArrayBufferView[] }> {
+    return this.promised(() => ({ bytesWritten: this.calls.writevSync!(this.descriptor, buffers, position), buffers }));
+  }
+
+  /** Writes all of `data` from the current position, as Node's FileHandle.writeFile does. */
+  writeFile(data: unknown, options?: unknown): Promise<void> {
+    return this.promised(() => this.calls.writeFileSync!(this.descriptor, data, options));
+  }
+
+  appendFile(data: unknown, options?: unknown): Promise<void> {
+    return this.writeFile(data, options);
+  }
+
+  truncate(length = 0): Promise<void> {
+    return this.promised(() => this.calls.ftruncateSync!(this.descriptor, length));
+  }
+
+  sync(): Promise<void> {
+    return this.promised(() => this.calls.fsyncSync!(this.descriptor));
+  }
+
+  datasync(): Promise<void> {
+    return this.promised(() => this.calls.fdatasyncSync!(this.descriptor));
+  }
+
+  chmod(mode: number): Promise<void> {
+    return this.promised(() => this.calls.fchmodSync!(this.descriptor, mode));
+  }
+
+  chown(uid: number, gid: number): Promise<void> {
+    return this.promised(() => this.calls.fchownSync!(this.descriptor, uid, gid));
+  }
+
+  utimes(atime: unknown, mtime: unknown): Promise<void> {
+    return this.promised(() => this.calls.futimesSync!(this.descriptor, atime, mtime));
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return this.promised(() => this.calls.closeSync!(this.descriptor));
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  stat(options?: realFs.StatOptions): Promise<unknown> {
+    return this.promised(() => realFs.fstatSync(this.descriptor, options));
+  }
+
+  read(buffer?: unknown, ...rest: unknown[]): Promise<{ bytesRead: number; buffer: unknown }> {
+    return this.promised(() => {
+      const options = buffer && !ArrayBuffer.isView(buffer) ? (buffer as { buffer?: NodeJS.ArrayBufferView; offset?: number; length?: number; position?: number | null }) : {};
+      const target = ((ArrayBuffer.isView(buffer) ? buffer : options.buffer) ?? Buffer.alloc(16384)) as NodeJS.ArrayBufferView;
+      const [offset = options.offset ?? 0, length = options.length ?? target.byteLength - (offset as number), position = options.position ?? null] = ArrayBuffer.isView(buffer) ? rest : [];
+      return { bytesRead: realFs.readSync(this.descriptor, target, offset as number, length as number, position as number | null), buffer: target };
+    });
+  }
+
+  readv(buffers: NodeJS.ArrayBufferView[], position?: number | null): Promise<{ bytesRead: number; buffers: unknown }> {
+    return this.promised(() => ({ bytesRead: realFs.readvSync(this.descriptor, buffers, position ?? undefined), buffers }));
+  }
+
+  readFile(options?: unknown): Promise<unknown> {
+    return this.promised(() => realFs.readFileSync(this.descriptor, options as never));
+  }
+
+  // The handle's streams and web streams: refused, with a word on what to use instead.
+  createWriteStream = refused("FileHandle.createWriteStream");
+  createReadStream = refused("FileHandle.createReadStream");
+  readLines = refused("FileHandle.readLines");
+  readableWebStream = refused("FileHandle.readableWebStream");
+}

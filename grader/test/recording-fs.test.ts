@@ -1,0 +1,123 @@
+// The recording fs has a closed list of ways to change the disk: every function Node's fs and
+// fs.promises export is classified (passed through as a read, recorded, or refused), and each way
+// that changes the disk is seen, replays to the disk the real call left, or is refused by name.
+import fs from "node:fs";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/fs-surface.js";
+import { recorderIn } from "./support/record.js";
+
+let work: { path: string; cleanup: () => Promise<void> };
+let record: Awaited<ReturnType<typeof recorderIn>>;
+
+beforeAll(async () => {
+  work = await dir({ unsafeCleanup: true });
+  record = await recorderIn(work.path);
+});
+afterAll(() => work.cleanup());
+
+/** The exported functions of `module` that `table` does not classify. */
+function unclassified(names: string[], table: Readonly<Record<string, unknown>>): string[] {
+  return names.filter((name) => !(name in table));
+}
+
+const functionsOf = (module: object) => Object.keys(module).filter((k) => k !== "promises" && typeof (module as Record<string, unknown>)[k] === "function");
+
+describe("the surface of fs", () => {
+  test("every function this Node's fs and fs.promises export is classified", () => {
+    expect(unclassified(functionsOf(fs), FS_SURFACE)).toEqual([]);
+    expect(unclassified(functionsOf(fs.promises), FS_PROMISES_SURFACE)).toEqual([]);
+  });
+
+  test("a function a later Node adds is unclassified for the test and refused for a target", () => {
+    const later = [...functionsOf(fs), "writeEverythingSync"];
+    expect(unclassified(later, FS_SURFACE)).toEqual(["writeEverythingSync"]);
+    expect(treatmentOf("writeEverythingSync")).toBe("refused");
+    expect(treatmentOf("writeEverything", true)).toBe("refused");
+  });
+
+  test("no function whose name says it changes the disk is passed through as a read", () => {
+    const writes = /write|append|copy|^cp|rename|unlink|^rm|mkdir|mkdtemp|link|trunc|chmod|chown|utimes|sync$|Sync$|^open$|^close|Stream/;
+    const readsThatLookLikeWrites = Object.entries({ ...FS_SURFACE, ...FS_PROMISES_SURFACE })
+      .filter(([name, t]) => t === "reads" && writes.test(name) && !/^(access|exists|fstat|lstat|stat|statfs|readdir|read|readv|readFile|readlink|realpath|opendir|glob)(Sync)?$/.test(name));
+    expect(readsThatLookLikeWrites).toEqual([]);
+  });
+});
+
+describe.concurrent("ways to change the disk beyond the primitives", () => {
+  test("cpSync of a file over an existing one unlinks it and copies: open, write, close, each recorded", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import fs from "node:fs";
+      export function run(dir: string) { fs.writeFileSync(dir + "/t", "new"); fs.writeFileSync(dir + "/c", "old"); fs.cpSync(dir + "/t", dir + "/c"); }`);
+    expect(kinds.slice(6)).toEqual(["unlink:cpSync", "open:cpSync", "write:cpSync", "close:cpSync"]);
+    expect(replayedDisk).toEqual(disk);
+    expect(disk.find((f) => f.path === "c")?.preview).toBe("new");
+  });
+
+  test("cpSync of a folder with recursive makes its folders and copies its files", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+      export function run(dir: string) { mkdirSync(dir + "/a/b", { recursive: true }); writeFileSync(dir + "/a/b/f", "x"); cpSync(dir + "/a", dir + "/z", { recursive: true }); }`);
+    expect(kinds.filter((k) => k.endsWith(":cpSync"))).toEqual(["mkdir:cpSync", "mkdir:cpSync", "open:cpSync", "write:cpSync", "close:cpSync"]);
+    expect(replayedDisk).toEqual(disk);
+  });
+
+  test("createWriteStream opens, writes and closes through recorded calls", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import fs from "node:fs";
+      export function run(dir: string) { const s = fs.createWriteStream(dir + "/s"); s.write("he"); s.end("llo"); }`);
+    expect(kinds[0]).toBe("open:openSync");
+    expect(kinds.some((k) => k.startsWith("write:"))).toBe(true);
+    expect(kinds.at(-1)).toBe("close:closeSync");
+    expect(disk).toEqual([{ path: "s", size: 5, preview: "hello" }]);
+    expect(replayedDisk).toEqual(disk);
+  });
+
+  test("a FileHandle from fs.promises.open writes, syncs and closes through recorded calls, and fs.promises.writeFile takes it", async () => {
+    const { kinds, disk, replayedDisk } = await record(`import { open, writeFile, rename } from "node:fs/promises";
+      export function run(dir: string) {
+        void (async () => {
+          const h = await open(dir + "/t", "w");
+          await h.write("abc"); await writeFile(h, "def"); await h.sync(); await h.close();
+          await rename(dir + "/t", dir + "/c");
+        })();
+      }`);
+    expect(kinds).toEqual(["open:openSync", "write:writeSync", "write:writeFileSync", "fsync:fsyncSync", "close:closeSync", "rename:renameSync"]);
+    expect(disk).toEqual([{ path: "c", size: 6, preview: "abcdef" }]);
+    expect(replayedDisk).toEqual(disk);
+  });
+
+  test("chmod, chown and utimes are recorded as attribute changes with their arguments, and the trace replays", async () => {
+    const { kinds, trace, disk, replayedDisk } = await record(`import fs from "node:fs";
+      export function run(dir: string) {
+        fs.writeFileSync(dir + "/f", "x"); fs.chmodSync(dir + "/f", 0o600);
+        const st = fs.statSync(dir + "/f"); fs.chownSync(dir + "/f", st.uid, st.gid); fs.utimesSync(dir + "/f", new Date(0), 5);
+        const fd = fs.openSync(dir + "/f", "r"); fs.fchmodSync(fd, 0o640); fs.closeSync(fd);
+      }`);
+    expect(kinds.filter((k) => k.startsWith("attr:"))).toEqual(["attr:chmodSync", "attr:chownSync", "attr:utimesSync", "attr:fchmodSync"]);
+    expect(trace.entries.find((e) => e.kind === "attr" && e.call === "utimesSync")).toMatchObject({ args: [0, 5] });
+    expect(trace.entries.find((e) => e.kind === "attr" && e.call === "chmodSync")).toMatchObject({ path: "@/work/f", args: [0o600] });
+    expect(replayedDisk).toEqual(disk);
+  });
+
+  test("callback mkdtemp and writev are recorded", async () => {
+    const { kinds } = await record(`import fs from "node:fs";
+      export function run(dir: string) {
+        fs.mkdtemp(dir + "/d-", (err, made) => { const fd = fs.openSync(made + "/f", "w"); fs.writev(fd, [Buffer.from("a"), Buffer.from("b")], () => fs.closeSync(fd)); });
+      }`);
+    expect(kinds).toEqual(["mkdir:mkdtempSync", "open:openSync", "write:writevSync", "close:closeSync"]);
+  });
+
+  test("readFileSync with a flag that creates the file is refused by name, and creates nothing", async () => {
+    const { result, disk } = await record(`import fs from "node:fs";
+      export function run(dir: string) { fs.readFileSync(dir + "/x", { flag: "w+" }); }`, { mustReturn: false });
+    expect(result.status).toBe("threw");
+    expect(result.status === "threw" && result.error).toMatchObject({ code: "ERR_LAB_UNSUPPORTED" });
+    expect(result.status === "threw" && result.error.message).toMatch(/^readFileSync with the flag "w\+" is not supported by the lab's grader/);
+    expect(disk).toEqual([]);
+  });
+
+  test("Node's disposable temp folders are refused; so is a FileHandle's readLines, by name, in the target", async () => {
+    expect([treatmentOf("mkdtempDisposableSync"), treatmentOf("mkdtempDisposable", true)]).toEqual(["refused", "refused"]);
+    const { disk } = await record(`import { open } from "node:fs/promises"; import { writeFileSync } from "node:fs";
+      export function run(dir: string) { void open(dir + "/f", "w").then((h) => { try { (h as any).readLines(); } catch (e) { writeFileSync(dir + "/said", (e as Error).message); } }); }`);
+    expect(disk.find((f) => f.path === "said")?.preview).toMatch(/^FileHandle\.readLines is not supported by the lab/);
+  });
+});
