@@ -62,6 +62,12 @@ export function opensForChange(flags: string | number): boolean {
   return flags !== "r" && flags !== "rs" && flags !== "sr";
 }
 
+/** True when open flags create the file if it is missing ("w", "a", "wx", O_CREAT). */
+export function opensToCreate(flags: string | number): boolean {
+  if (typeof flags === "number") return (flags & 0o100) !== 0;
+  return /[wa]/.test(flags);
+}
+
 /** Returns the path relative to the scenario folder, for messages ("@/work/x" becomes "x"). */
 export function displayPath(stored: string): string {
   return stored.replace(/^@\/(work\/)?/, "");

@@ -195,7 +195,7 @@ export class Host {
     recorder.closeLeftovers();
     const { root } = this.current!;
     const git = scenario.inspectGit === undefined ? undefined : readGitHistory(path.join(root, scenario.inspectGit), root);
-    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined, git };
+    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined, git, faults: recorder.faults?.report() };
   }
 
   /**

@@ -15,7 +15,38 @@ export type Step =
   /** The grader puts a file in place (recorded like the target's writes, so crash states keep it). */
   | { put: string; content: string }
   /** The grader makes an empty folder (and its parents), recorded like `put`. */
-  | { mkdir: string };
+  | { mkdir: string }
+  /** From here the disk may say no: `inject` is the fault it makes (none: the fault points are only counted); "off" ends it. */
+  | { faults: { inject?: Fault } | "off" };
+
+/**
+ * A fault of the disk, at the `index`-th (from 0) operation of its kind after faults were turned
+ * on: a write that writes only `bytes` and returns that; a full disk, hit by a write after `bytes`
+ * of it (0: the write fails at once) or by the creation of a file or folder; an fsync that fails with EIO.
+ */
+export type Fault =
+  | { kind: "short-write"; index: number; bytes: number }
+  | { kind: "disk-full"; on: "write"; index: number; bytes: number }
+  | { kind: "disk-full"; on: "create"; index: number }
+  | { kind: "failed-fsync"; index: number };
+
+/** An operation the disk could have failed: a write (of `bytes`), the creation of `file`, or an fsync of it. */
+export interface FaultPoint {
+  on: "write" | "create" | "fsync";
+  /** Its place among the operations of its kind, from 0. */
+  index: number;
+  /** The API the target called ("writeFileSync"). */
+  api: string;
+  /** The file, as stored in a trace ("@/work/checkpoint.json"). */
+  file: string;
+  bytes?: number;
+}
+
+/** The fault points a scenario met while faults were on, and the one that failed. */
+export interface FaultReport {
+  points: FaultPoint[];
+  injected?: FaultPoint;
+}
 
 /** What one call into the target did, as the grader sees it from the outside. */
 export type CallResult =
@@ -96,6 +127,8 @@ export interface RunReply {
   disk?: DiskEntry[];
   /** The git repository's history, when the scenario asked for it. */
   git?: GitHistory;
+  /** The fault points met and the fault made, when the scenario turned faults on. */
+  faults?: FaultReport;
 }
 
 export type Reply =

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Effect, FsOp, Trace, TraceEntry } from "../crash/trace.js";
+import type { DiskFaults } from "./disk-faults.js";
 
 /** Called before each operation (with the real descriptor of a write); may kill the process. */
 export type BeforeOp = (op: FsOp, realFd?: number) => void;
@@ -26,6 +27,10 @@ export class Recorder {
   api = "";
   /** Called before a call that only reads (`readFileSync`, `readdirSync`, `existsSync`, ...), with the path it reads. */
   beforeRead?: (api: string, path: string) => void;
+  /** The disk's faults, once a scenario turned them on. */
+  faults: DiskFaults | null = null;
+  /** The stored path each logical descriptor was opened at. */
+  private readonly fdPaths = new Map<number, string>();
 
   constructor(
     readonly root: string,
@@ -42,11 +47,17 @@ export class Recorder {
     return abs.startsWith(this.root + path.sep) ? "@/" + abs.slice(this.root.length + 1) : abs;
   }
 
-  /** Gives an open file descriptor a logical id (real numbers are reused). */
-  openedFd(fd: number): number {
+  /** Gives an open file descriptor a logical id (real numbers are reused); `stored` is the path it was opened at. */
+  openedFd(fd: number, stored: string): number {
     const id = this.nextFdId++;
     this.fdIds.set(fd, id);
+    this.fdPaths.set(id, stored);
     return id;
+  }
+
+  /** The stored path a logical descriptor was opened at. */
+  pathOf(id: number): string {
+    return this.fdPaths.get(id) ?? `descriptor ${id}`;
   }
 
   /** A logical id for an open the grader reconstructs (a command's effect), with no real descriptor behind it. */

@@ -5,7 +5,7 @@
 // writes they are. Which export is passed through, recorded or refused is fs-surface.ts's table.
 import realFs from "node:fs";
 import path from "node:path";
-import type { AttrCall, FsOp } from "../crash/trace.js";
+import { opensToCreate, type AttrCall, type FsOp } from "../crash/trace.js";
 import { asyncVersions, promiseVersions, PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { refused, refusal, treatmentOf } from "./fs-surface.js";
 import type { Recorder } from "./recorder.js";
@@ -51,9 +51,11 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       const rec = current();
       if (!rec) return realFs.openSync(p, flags, mode);
       const op = { kind: "open", path: rec.store(toPath(p)), flags, mode, fd: 0, api: rec.api || "fs" } as const;
+      // Only a file that is not there yet takes space to create (checked only while faults are on).
+      if (rec.faults?.armed && opensToCreate(flags) && !exists(toPath(p))) refuseCreation(op.api, op.path, "open", p);
       rec.beforeOp?.(op);
       const fd = realFs.openSync(p, flags, mode);
-      rec.push({ ...op, fd: rec.openedFd(fd) });
+      rec.push({ ...op, fd: rec.openedFd(fd, op.path) });
       return fd;
     }),
     writeSync: api("writeSync", (fd: number, data: any, ...rest: any[]) => {
@@ -95,6 +97,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     mkdirSync: api("mkdirSync", (p: PathLike, options?: number | { recursive?: boolean; mode?: number }) => {
       const opts = typeof options === "number" ? { mode: options } : (options ?? {});
       if (!opts.recursive) {
+        refuseCreation(current()?.api || "mkdirSync", store(p), "mkdir", p);
         primitive({ kind: "mkdir", path: store(p), mode: opts.mode }, () => realFs.mkdirSync(p, { mode: opts.mode }));
         return undefined;
       }
@@ -111,17 +114,18 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       return missing[0];
     }),
     mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {
+      refuseCreation("mkdtempSync", store(`${prefix}XXXXXX`), "mkdtemp", `${prefix}XXXXXX`);
       const dir = realFs.mkdtempSync(prefix, options as any) as string;
       primitive({ kind: "mkdir", path: store(dir) }, () => undefined);
       return dir;
     }),
     symlinkSync: api("symlinkSync", (target: PathLike, p: PathLike, type?: any) =>
-      primitive({ kind: "symlink", target: path.isAbsolute(toPath(target)) ? store(target) : toPath(target), path: store(p) }, () =>
+      refuseCreation(current()?.api || "symlinkSync", store(p), "symlink", p) ?? primitive({ kind: "symlink", target: path.isAbsolute(toPath(target)) ? store(target) : toPath(target), path: store(p) }, () =>
         realFs.symlinkSync(target, p, type),
       ),
     ),
     linkSync: api("linkSync", (from: PathLike, to: PathLike) =>
-      primitive({ kind: "link", from: store(from), to: store(to) }, () => realFs.linkSync(from, to)),
+      refuseCreation(current()?.api || "linkSync", store(to), "link", to) ?? primitive({ kind: "link", from: store(from), to: store(to) }, () => realFs.linkSync(from, to)),
     ),
     writeFileSync: api("writeFileSync", (file: PathLike | number, data: any, options?: any) =>
       writeWhole(file, data, options, "w"),
@@ -158,9 +162,12 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     const rec = current()!;
     const copy = Buffer.from(bytes);
     const op = { kind: "write", fd: id, bytes: copy, position, api: rec.api || "fs" } as const;
+    // The disk may say no: a short write, or a full disk.
+    const fault = rec.faults?.write(op.api, rec.pathOf(id), copy.byteLength);
+    if (fault && "error" in fault) throw fault.error;
     // The hook may tear this write itself: a real kill in the middle of it.
     rec.beforeOp?.(op, fd);
-    const written = realFs.writeSync(fd, copy, 0, copy.byteLength, position);
+    const written = realFs.writeSync(fd, copy, 0, fault ? fault.bytes : copy.byteLength, position);
     rec.push({ ...op, bytes: written === copy.byteLength ? copy : copy.subarray(0, written) });
     return written;
   }
@@ -169,7 +176,21 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     const id = fdOf(fd);
     const run = () => (data ? realFs.fdatasyncSync(fd) : realFs.fsyncSync(fd));
     if (id === undefined) return run();
+    const rec = current()!;
+    // An I/O error: the fsync is recorded as failed (its data may be lost), and throws.
+    const error = rec.faults?.fsync(rec.api || "fs", rec.pathOf(id));
+    if (error) {
+      rec.push({ kind: "fsync", fd: id, data, failed: true, api: rec.api || "fs" });
+      throw error;
+    }
     primitive({ kind: "fsync", fd: id, data }, run);
+  }
+
+  /** Throws the disk's ENOSPC when faults are on and the disk is (or now gets) full; `real` is the path the error names. */
+  function refuseCreation(apiName: string, stored: string, syscall: string, real: PathLike): undefined {
+    const error = current()?.faults?.create(apiName, stored, syscall, toPath(real));
+    if (error) throw error;
+    return undefined;
   }
 
   /** writeFileSync/appendFileSync as Node does them: open, write every byte, close. */

@@ -3,6 +3,7 @@
 import type realFs from "node:fs";
 import path from "node:path";
 import { resolveArgs, runCall } from "./call.js";
+import { DiskFaults } from "./disk-faults.js";
 import { takeStepMs } from "./lab-module.js";
 import { withTimeLimit } from "./limits.js";
 import type { CallResult, Step } from "./protocol.js";
@@ -35,6 +36,10 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       if ("call" in step) results.push({ status: "timed-out", detail: `was never called`, skippedAfter: stopped });
     } else if ("fresh" in step) exports = null;
     else if ("mark" in step) env.recorder.mark(step.mark);
+    else if ("faults" in step) {
+      if (step.faults === "off") env.recorder.faults && (env.recorder.faults.armed = false);
+      else env.recorder.faults = new DiskFaults(step.faults.inject);
+    }
     else if ("mkdir" in step) env.fs.mkdirSync(path.join(root, step.mkdir), { recursive: true });
     else if ("put" in step) {
       const file = path.join(root, step.put);

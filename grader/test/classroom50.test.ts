@@ -85,7 +85,7 @@ describe.concurrent("Classroom 50: autograder.py in a simulated checkout", () =>
     expectSameAsReport(run.result, run.report!);
     expect(run.result.score).toBe(100);
     expect(run.result.tests.every((t) => t.passed)).toBe(true);
-    expect(run.releaseBody).toMatch(/^## Checkpoint lab: 100\/100, bonus 40\/40\n/);
+    expect(run.releaseBody).toMatch(/^## Checkpoint lab: 100\/100, bonus 50\/50\n/);
   });
 
   test("the starter: 0/100, each lost point told in release-body.md; a result.json in the checkout is not taken for the grade", async () => {

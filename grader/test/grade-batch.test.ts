@@ -69,7 +69,7 @@ describe("grade-batch", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toMatch(/Grading 6 submissions, 2 at a time/);
     expect(run.stderr).toMatch(/Wrote .*grades\.csv: 6 submissions, 1 error/);
-    expect(header).toEqual(["submission", "status", "core score", "core max", "bonus", "bonus max", "phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "modified", "error", "report"]);
+    expect(header).toEqual(["submission", "status", "core score", "core max", "bonus", "bonus max", "phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults", "modified", "error", "report"]);
     expect(Object.keys(rows)).toEqual(["buggy", "correct", "empty", "syntax-error", "tampered-clone", "untouched"]);
   });
 

@@ -56,9 +56,9 @@ describe.concurrent("Gradescope: run_autograder on a simulated /autograder", () 
     expectSameAsReport(run.results, run.report);
     expect(run.results.score).toBe(35);
     const passed = (prefix: string) => run.results!.tests.filter((t) => t.name.replace("(bonus) ", "").startsWith(prefix)).map((t) => t.status);
-    expect(new Set([...passed("phase1."), ...passed("power-loss."), ...passed("concurrency.")])).toEqual(new Set(["passed"]));
+    expect(new Set([...passed("phase1."), ...passed("power-loss."), ...passed("concurrency."), ...passed("disk-faults.")])).toEqual(new Set(["passed"]));
     expect(run.results.tests.find((t) => t.name.startsWith("phase2.complete-run"))!.output).toContain("not implemented yet");
-    expect(run.results.output).toMatch(/^Checkpoint lab: 35\/100, and 20\/40 bonus points/);
+    expect(run.results.output).toMatch(/^Checkpoint lab: 35\/100, and 30\/50 bonus points/);
     expect(run.stdout).toContain("Grading the lab files in submission/\n");
   });
 

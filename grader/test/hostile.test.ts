@@ -51,7 +51,7 @@ describe.concurrent("hostile fixtures", () => {
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
       expect(report.schemaVersion).toBe(2);
       expect(notPassed(report)).toEqual([...fails].sort());
-      if (only.length === 0) expect(report.deliverables.filter((d) => d.status === "graded").map((d) => d.id)).toEqual(["phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency"]);
+      if (only.length === 0) expect(report.deliverables.filter((d) => d.status === "graded").map((d) => d.id)).toEqual(["phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults"]);
       for (const d of report.deliverables.filter((d) => d.status === "graded")) {
         expect(d.points < d.maxPoints).toBe(d.checks.some((c) => fails.includes(c.id)));
       }

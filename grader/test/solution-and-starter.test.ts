@@ -15,7 +15,7 @@ describe.concurrent("grading the repository's own targets", () => {
     expect(run.report!.maxScore).toBe(100);
     expect(run.report!.deliverables.filter((d) => d.status !== "graded").map((d) => d.id)).toEqual([]);
     expect(run.report!.bonus).toBe(run.report!.maxBonus);
-    expect(run.report!.maxBonus).toBe(40);
+    expect(run.report!.maxBonus).toBe(50);
     // The stretch goal's comparison of the two checkpoints: measured, shown, never scored.
     const comparison = run.report!.deliverables.find((d) => d.id === "stretch-git")?.measurements?.[0];
     expect(comparison?.columns).toEqual(["runner.ts", "git-checkpoint.ts"]);

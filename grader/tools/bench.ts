@@ -4,7 +4,8 @@
 //   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
 //       killed at that point, and another one to load what it left;
 // then how the engine's cost grows with the number of steps and with the size of the state,
-// and what the concurrency checks cost (orders of two writers, calls let through per second).
+// what the concurrency checks cost (orders of two writers, calls let through per second), and what
+// the disk-fault checks cost (fault states per second, each a run of its own).
 //   npm run bench -- --json bench.json --runs 3
 import { execa } from "execa";
 import fs from "node:fs";
@@ -16,6 +17,7 @@ import { REPO_ROOT } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
 import { concurrencyCost } from "./bench/concurrency.js";
+import { faultStatesPerSecond } from "./bench/disk-faults.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 
 const KiB = 1024;
@@ -43,6 +45,14 @@ async function main(): Promise<void> {
     const engine: number[] = [];
     for (let i = 0; i < runs; i++) engine.push((await statesPerSecond(box, old, next, 3000)).perSecond);
     line("(a) engine", `${fmt(median(engine))} crash states/s`, engine);
+    const faults: number[] = [];
+    let faultCases = 0;
+    for (let i = 0; i < runs; i++) {
+      const measured = await faultStatesPerSecond(box, old, next, 5);
+      faults.push(measured.perSecond);
+      faultCases = measured.faults;
+    }
+    line("(d) disk faults", `${fmt(median(faults))} fault states/s (${faultCases} per write)`, faults);
 
     const baseline = await naiveBaseline(work, old, next, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, Math.max(4, runs * 2)));
     line("(c) naive baseline", `${fmt(median(baseline), 2)} s per crash state`, baseline);
@@ -71,7 +81,8 @@ async function main(): Promise<void> {
     const concurrency = await concurrencyCost(work, Math.max(3, runs * 2));
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency };
+    const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();

@@ -55,7 +55,7 @@ export function comparable(report: Report): unknown {
 }
 
 /** The deliverables that grade each target file. */
-const GRADED_BY: Record<string, string[]> = { "checkpoint.ts": ["phase1", "power-loss", "concurrency"], "runner.ts": ["phase2"], "session.ts": ["phase3"], "git-checkpoint.ts": ["stretch-git"], "diff.ts": ["stretch-diff"] };
+const GRADED_BY: Record<string, string[]> = { "checkpoint.ts": ["phase1", "power-loss", "concurrency", "disk-faults"], "runner.ts": ["phase2"], "session.ts": ["phase3"], "git-checkpoint.ts": ["stretch-git"], "diff.ts": ["stretch-diff"] };
 
 export interface Fixture {
   /** "phase1/write-in-place" */

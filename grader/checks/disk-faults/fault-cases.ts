@@ -1,0 +1,182 @@
+// What the three disk-fault checks share. For an old checkpoint (or none) and a new state, a first
+// run counts the fault points of atomicCheckpoint(next): its writes, the files and folders it
+// creates, its fsyncs. Then one run per fault the check chooses at those points: the disk says no
+// there, and the grader judges what follows from the outside:
+// - when atomicCheckpoint returned, the new state must load; when it threw, the old one or the new
+//   one (null or the new one when there was none), in the same process and in a new one;
+// - the disk is fine again: the next atomicCheckpoint works despite what the failed one left;
+// - with `eventually` (failed fsyncs), also once the machine has written out all it still can:
+//   the bytes and entries a failed fsync lost never reach the disk (crash/power-loss.ts).
+import fc from "fast-check";
+import { findMark } from "../../crash/cuts.js";
+import { describeDisk, normaliseName } from "../../crash/describe.js";
+import { displayPath } from "../../crash/trace.js";
+import type { CheckContext } from "../../grading/context.js";
+import { findCounterexample } from "../../grading/property.js";
+import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
+import type { Verdict } from "../../grading/verdict.js";
+import type { Sandbox } from "../../sandbox/client.js";
+import type { CallResult, Fault, FaultPoint, Step } from "../../sandbox/protocol.js";
+import { checkLoad, checkWrite, describeResult, load, restart, write, type Expected } from "../phase1/calls.js";
+import { NONE, type OldState } from "../phase1/crash-window.js";
+
+/** One sample: the checkpoint before (or none), the state saved when the disk says no, the one saved after, and byte fractions. */
+export interface FaultSample {
+  old: OldState;
+  next: JsonState;
+  after: JsonState;
+  fractions: number[];
+}
+
+/** What one disk-fault check is: the faults it makes at a write's fault points, and whether failed fsyncs need the eventual disk. */
+export interface FaultKind {
+  /** The faults to try, given every fault point atomicCheckpoint(next) met and the sample's byte fractions. */
+  faults(points: FaultPoint[], fractions: number[]): Fault[];
+  /** Also judge the disk once all that can still reach it has (for failed fsyncs). */
+  eventually?: boolean;
+  /** Said when no sample met a point this check can fail (a passed check's note). */
+  nonePassed: string;
+  /** A short hint after a failure: what the student's code must do about this fault. */
+  hint: string;
+}
+
+/** The most fault points of one kind tried per call: past it, the first, the last and an even spread. */
+export const MAX_POINTS = 8;
+
+/** Runs the check over fast-check samples; each failure is told as the fault, what the call did, the disk, and what went wrong. */
+export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<Verdict> {
+  const box = ctx.sandbox();
+  let metPoints = false;
+  const found = await findCounterexample(
+    ctx,
+    fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState(), after: jsonState(), fractions: fc.array(fraction(), { maxLength: 2 }) }),
+    async (sample) => {
+      const survey = await box.run("checkpoint", { steps: [...before(sample.old), { faults: {} }, write(sample.next), { faults: "off" }] });
+      const problem = survey.results.map((r, i) => checkWrite(r, i === survey.results.length - 1 ? sample.next : sample.old)).find((p) => p !== null);
+      if (problem) return `With no fault, ${problem}.`;
+      const points = survey.faults?.points ?? [];
+      const faults = kind.faults(points, sample.fractions);
+      if (faults.length > 0) metPoints = true;
+      for (const fault of faults) {
+        ctx.countCrashStates(1);
+        const story = await runFault(box, sample, fault, points, kind);
+        if (story) return `${story}\n${kind.hint}`;
+      }
+      return null;
+    },
+    {
+      numRuns: 15,
+      examples: [
+        { old: { step: 1 }, next: { step: 2 }, after: { step: 3 }, fractions: [] },
+        { old: NONE, next: { step: 1, notes: ["a", "b"] }, after: [1, 2], fractions: [] },
+      ],
+    },
+  );
+  if (found) return ctx.failed(found.story, found.path);
+  return ctx.passed(metPoints ? undefined : kind.nonePassed);
+}
+
+/** Runs one fault and judges what followed it: null when it is right, else its story. */
+export async function runFault(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], kind: FaultKind): Promise<string | null> {
+  const { old, next, after } = sample;
+  const steps: Step[] = [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, load(), restart, load(), write(after), load(), restart, load()];
+  const run = await box.run("checkpoint", { steps }, { record: kind.eventually });
+  const r = run.results.slice(before(old).length);
+  const [call, sameLoad, newLoad, afterWrite, afterLoad, lastLoad] = r as [CallResult, CallResult, CallResult, CallResult, CallResult, CallResult];
+  const allowed = allowedAfter(call, old, next);
+  const tell = async (what: string) => `${await setting(box, sample, fault, points, call)}\n${what}`;
+  const sameProblem = checkLoad(sameLoad, allowed);
+  if (sameProblem) return tell(`Then, in the same process, ${sameProblem}${returnedNote(call)}.`);
+  const newProblem = checkLoad(newLoad, allowed);
+  if (newProblem) return tell(`Then a new process's ${newProblem}${returnedNote(call)}.`);
+  if (kind.eventually && run.trace) {
+    const start = nthMark(run.trace.entries, "call:atomicCheckpoint", before(old).length);
+    const end = findMark(run.trace, `return:atomicCheckpoint`, start);
+    const cut = { at: end - 1, power: { data: "kept" as const, names: "kept" as const, settled: start - 1 } };
+    const [later] = await box.runMany("checkpoint", run.traceId!, [cut], [load()]);
+    const problem = checkLoad(later!.results[0]!, allowed);
+    if (problem) {
+      const disk = await box.run("checkpoint", { from: [{ traceId: run.traceId!, cut }], steps: [] }, { listDisk: true });
+      return tell(
+        `The machine then wrote out everything it still could (the bytes and folder entries a failed fsync lost never reach the disk). ` +
+          `On disk then: ${describeDisk(disk.disk!)}.\nA new process's ${problem}${returnedNote(call)}.`,
+      );
+    }
+  }
+  const saved = checkWrite(afterWrite, after);
+  if (saved) return tell(`With the disk fine again, the same process saved another state: ${saved}.`);
+  const reloaded = checkLoad(afterLoad, [{ label: "the state just written", state: after }]);
+  if (reloaded) return tell(`With the disk fine again, the same process saved ${showState(after, 60)}; then ${reloaded}.`);
+  const last = checkLoad(lastLoad, [{ label: "the state written last", state: after }]);
+  if (last) return tell(`With the disk fine again, the same process saved ${showState(after, 60)} and loaded it back; then a new process's ${last}.`);
+  return null;
+}
+
+/** What a load may return after the call: the new state when it returned; the old or the new one when it threw. */
+function allowedAfter(call: CallResult, old: OldState, next: JsonState): Expected[] {
+  if (call.status === "returned") return [{ label: "the new state", state: next }];
+  return [old === NONE ? { label: "", state: null } : { label: "the old state", state: old }, { label: "the new state", state: next }];
+}
+
+function returnedNote(call: CallResult): string {
+  return call.status === "returned" ? " (atomicCheckpoint returned normally, so the new state must be saved: it must throw whenever it may not be)" : "";
+}
+
+/** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ..." */
+async function setting(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], call: CallResult): Promise<string> {
+  const { old, next } = sample;
+  const disk = await box.run("checkpoint", { steps: [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }] }, { listDisk: true });
+  const where = old === NONE ? "With no checkpoint on disk" : `With the old checkpoint ${showState(old, 60)} on disk`;
+  const outcome = call.status === "returned" ? "atomicCheckpoint returned normally" : describeResult("atomicCheckpoint", call);
+  return `${where}, atomicCheckpoint(path, ${showState(next, 60)}) ran on a disk that said no: ${describeFault(fault, points)}.\n${outcome}. On disk after it: ${describeDisk(disk.disk!)}.`;
+}
+
+/** A fault in words: "its 1st write of 2 (writeSync, 10 bytes to ".checkpoint.json.*.tmp") wrote only 4 bytes and returned 4". */
+export function describeFault(fault: Fault, points: FaultPoint[]): string {
+  const on = fault.kind === "failed-fsync" ? "fsync" : fault.kind === "disk-full" && fault.on === "create" ? "create" : "write";
+  const ofKind = points.filter((p) => p.on === on);
+  const point = ofKind.find((p) => p.index === fault.index)!;
+  const file = JSON.stringify(normaliseName(displayPath(point.file)));
+  const nth = `${ordinal(fault.index + 1)} ${on === "create" ? "new file or folder" : on} of ${ofKind.length}`;
+  switch (fault.kind) {
+    case "short-write":
+      return `its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) wrote only ${fault.bytes} byte${fault.bytes === 1 ? "" : "s"} and returned ${fault.bytes}`;
+    case "failed-fsync":
+      return `its ${nth} (${point.api} of ${file}) failed with EIO (an I/O error)`;
+    case "disk-full":
+      if (fault.on === "create") return `the disk was full: its ${nth} (${point.api} creating ${file}) failed with ENOSPC, and so did every write and new file after it`;
+      return fault.bytes === 0
+        ? `the disk was full: its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) failed with ENOSPC, and so did every write and new file after it`
+        : `the disk filled up: its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) got ${fault.bytes} byte${fault.bytes === 1 ? "" : "s"} in and returned ${fault.bytes}, and every write and new file after it failed with ENOSPC`;
+  }
+}
+
+/** The byte counts a fault at a write of `length` bytes tries: the edges, the middle and the sample's fractions. */
+export function byteCounts(length: number, fractions: number[], { withZero }: { withZero: boolean }): number[] {
+  const counts = new Set([1, Math.floor(length / 2), length - 1, ...fractions.map((f) => Math.floor(f * length))]);
+  if (withZero) counts.add(0);
+  return [...counts].filter((n) => n >= (withZero ? 0 : 1) && n < length).sort((a, b) => a - b);
+}
+
+/** The points of one kind to fail: every one, or the first, the last and an even spread past MAX_POINTS. */
+export function pointsOf(points: FaultPoint[], on: FaultPoint["on"]): FaultPoint[] {
+  const all = points.filter((p) => p.on === on);
+  if (all.length <= MAX_POINTS) return all;
+  return Array.from({ length: MAX_POINTS }, (_, k) => all[Math.round((k * (all.length - 1)) / (MAX_POINTS - 1))]!);
+}
+
+function before(old: OldState): Step[] {
+  return old === NONE ? [] : [write(old)];
+}
+
+/** One past the `n`-th (from 0) mark `label`. */
+function nthMark(entries: { kind: string; label?: string }[], label: string, n: number): number {
+  let seen = 0;
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.kind === "mark" && entries[i]!.label === label && seen++ === n) return i + 1;
+  return -1;
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
