@@ -1,11 +1,15 @@
 // The `child_process` module a target receives: Node's own, with two changes. Every command runs
 // with the grader's fixed git environment (see git-env.ts), whatever environment the target
 // passes. And while a scenario is recorded, a synchronous command's effect on the scenario
-// folder (git is native code: its file operations cannot be seen one by one) is recorded as the
-// operations that turn the folder before it into the folder after it (see external-ops.ts).
+// folder (a program's file operations cannot be seen one by one) is recorded as operations that
+// could have made it, with the real program's atomicity (see external-ops.ts), under a mark that
+// names the command in the target's words, without the grader's folders (external/command-label.ts).
 import realChildProcess from "node:child_process";
-import { COMMAND_PREFIX } from "../crash/commands.js";
+import path from "node:path";
+import { COMMAND_PREFIX, isGitCommand } from "../crash/commands.js";
 import { externalOps, snapshot } from "./external-ops.js";
+import { commandLabel, relativeTo } from "./external/command-label.js";
+import type { Invocation } from "./external/command-line.js";
 import { gitEnv } from "./git-env.js";
 import type { Recorder } from "./recorder.js";
 
@@ -32,14 +36,17 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
       const rec = current();
       const call = withEnv(args, optionsAt(args, withArgs));
       if (!rec?.keep) return fn(...call);
-      const words = [String(args[0]), ...(withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
-      const command = words.map((w) => (/^[\w./:=@%+-]+$/.test(w) ? w : JSON.stringify(w))).join(" ");
-      rec.mark(`${COMMAND_PREFIX}${command}`);
-      const before = snapshot(rec.root);
+      const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
+      // Git's model needs no digests of content: objects are named by it, other files by their times.
+      const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
+      const before = snapshot(rec.root, { digests: !git });
       try {
         return fn(...call);
       } finally {
-        for (const op of externalOps(rec.root, before, snapshot(rec.root), `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd())) rec.push(op);
+        const after = snapshot(rec.root, { digests: !git });
+        const label = `${COMMAND_PREFIX}${commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) || after.has(p) })}`;
+        rec.mark(label);
+        for (const op of externalOps(rec.root, before, after, label, () => rec.syntheticFd(), invocation)) rec.push(op);
       }
     };
   }
@@ -62,4 +69,13 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
     exec: passed(realChildProcess.exec, false),
     spawn: passed(realChildProcess.spawn, true),
   };
+}
+
+/** How the target ran a command: a program with arguments, or a shell string; in which folder. */
+function invocationOf(args: unknown[], withArgs: boolean, options: { cwd?: unknown; shell?: unknown } | undefined): Invocation {
+  const cwd = path.resolve(typeof options?.cwd === "string" ? options.cwd : options?.cwd instanceof URL ? options.cwd.pathname : process.cwd());
+  const words = [String(args[0]), ...(withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
+  // execSync always runs a shell; execFileSync and spawnSync only when asked to.
+  if (!withArgs || options?.shell) return { script: words.join(" "), cwd };
+  return { file: words[0]!, args: words.slice(1), cwd };
 }

@@ -1,6 +1,5 @@
-// What a command that is not the target's own code (git) did to the scenario folder, as the
-// operations that turn the folder before it into the folder after it, in the order git itself
-// works, so a crash can be placed inside it as inside any recorded call:
+// What a git command did to the scenario folder, as the operations that turn the folder before
+// it into the folder after it, in the order git itself works, so a crash can be placed inside it:
 //   1. it takes the index lock (creates `.git/index.lock`) when it writes the index, or objects
 //      and a ref (as git add, git commit and git reset do; git hash-object does not);
 //   2. it writes its new objects (`.git/objects/..`), each file whole;
@@ -11,37 +10,11 @@
 // points at. Each op's `api` is "exec:<command>", so messages can name the command.
 import fs from "node:fs";
 import path from "node:path";
-import type { FsOp } from "../crash/trace.js";
-
-/** A file's identity and content signature, or a folder (`dir`), or a link. */
-interface Node {
-  kind: "file" | "dir" | "link";
-  /** For a file: inode, size and change time, so a rewritten file is seen; for a link: its target. */
-  sig: string;
-  mode: number;
-}
-
-/** Every file, folder and link below `root` (links are not followed), by path relative to it. */
-export function snapshot(root: string): Map<string, Node> {
-  const nodes = new Map<string, Node>();
-  const walk = (dir: string, rel: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const abs = path.join(dir, entry.name);
-      const key = rel ? `${rel}/${entry.name}` : entry.name;
-      const st = fs.lstatSync(abs, { bigint: true });
-      if (st.isSymbolicLink()) nodes.set(key, { kind: "link", sig: fs.readlinkSync(abs), mode: 0 });
-      else if (st.isDirectory()) {
-        nodes.set(key, { kind: "dir", sig: "", mode: Number(st.mode & 0o7777n) });
-        walk(abs, key);
-      } else nodes.set(key, { kind: "file", sig: `${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`, mode: Number(st.mode & 0o7777n) });
-    }
-  };
-  walk(root, "");
-  return nodes;
-}
+import type { FsOp } from "../../crash/trace.js";
+import type { Snapshot, SnapshotNode } from "./snapshot.js";
 
 /** The operations from `before` to `after` (both snapshots of `root`), named `api`; `fd()` gives each open a descriptor id. */
-export function externalOps(root: string, before: Map<string, Node>, after: Map<string, Node>, api: string, fd: () => number): FsOp[] {
+export function gitOps(root: string, before: Snapshot, after: Snapshot, api: string, fd: () => number): FsOp[] {
   const at = (rel: string) => `@/${rel}`;
   const changed = [...after].filter(([p, n]) => {
     const old = before.get(p);
@@ -105,7 +78,7 @@ function gitDirOf(p: string): string {
   return p.slice(0, p.indexOf(".git/") + 4);
 }
 
-function removal(p: string, kind: Node["kind"], api: string): FsOp {
+function removal(p: string, kind: SnapshotNode["kind"], api: string): FsOp {
   return kind === "dir" ? { kind: "rmdir", path: p, api } : { kind: "unlink", path: p, api };
 }
 
