@@ -10,7 +10,7 @@ import path from "node:path";
 import type { FsOp } from "../../crash/trace.js";
 import type { SimpleCommand } from "./command-line.js";
 import type { Step } from "./order.js";
-import { replacementTemp, syncedBlockSize } from "./programs.js";
+import { replacementTemp, syncedBlockSize, writesInPlace } from "./programs.js";
 import type { Snapshot } from "./snapshot.js";
 
 export interface MaterialiseOptions {
@@ -88,7 +88,7 @@ export function materialise(steps: Step[], options: MaterialiseOptions): FsOp[] 
           ops.push({ kind: "close", fd: id, api });
           sim.set(where, "file");
         };
-        if (!step.fresh) {
+        if (!step.fresh && writesInPlace(options.commands[step.by])) {
           if (sim.get(step.path) !== "file") return null;
           write(step.path, "w");
         } else if (!place(step.path, step.by, (where) => write(where, "wx"))) return null;

@@ -1,7 +1,7 @@
 // What known programs do beyond what a listing of the folder shows: which ones make data durable
-// (`sync`, `dd conv=fsync`), how `dd oflag=sync` writes, and which ones replace an existing
-// file through a temporary name and a rename (GNU `ln -f`, `sed -i`), measured with strace on
-// GNU coreutils 9.1 and sed 4.9. `cp`, `mv`, `install`, `cat` and the rest never fsync.
+// (`sync`, `dd conv=fsync`), how `dd oflag=sync` writes, which ones never write a file in place,
+// and which ones replace an existing file through a temporary name and a rename (GNU `ln -f`,
+// `sed -i`), as strace shows them on GNU coreutils 9.1 and sed 4.9. `cp`, `mv`, `install`, `cat` and the rest never fsync.
 import path from "node:path";
 import type { SimpleCommand } from "./command-line.js";
 
@@ -32,6 +32,15 @@ export function syncedBlockSize(cmd: SimpleCommand): number | undefined {
   if (cmd.program !== "dd") return undefined;
   const dd = ddOptions(cmd);
   return dd.oflag.includes("sync") || dd.oflag.includes("dsync") ? dd.obs : undefined;
+}
+
+/**
+ * False for programs that never write an existing file in place: `mv` (across file systems it
+ * removes the destination and writes a new file) and `install` (removes it first too). A file
+ * system may give the new file the inode number just freed, so the inode alone cannot tell.
+ */
+export function writesInPlace(cmd: SimpleCommand | undefined): boolean {
+  return cmd?.program !== "mv" && cmd?.program !== "install";
 }
 
 /** The temporary name a program gives a replacement before renaming it over an existing file, or undefined when it writes in place or removes first. */

@@ -1,5 +1,5 @@
 // A listing of the scenario folder taken before and after a command: what each path is, which
-// file it is (device and inode: a rename keeps them, a new file gets new ones) and, on request,
+// file it is (device, inode and birth time: a rename keeps them, a new file gets new ones) and, on request,
 // a digest of its content (a command may touch a file without changing what it holds).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -11,7 +11,7 @@ export interface SnapshotNode {
   /** For a file: inode, size and change times, so a rewritten file is seen; for a link: its target. */
   sig: string;
   mode: number;
-  /** Which file or folder it is: device and inode. */
+  /** Which file or folder it is: device, inode and birth time. */
   id: string;
   /** A digest of a file's content, when the snapshot was taken with `digests`. */
   digest?: string;
@@ -31,7 +31,8 @@ export function snapshot(root: string, options: { digests?: boolean } = {}): Sna
       const abs = path.join(dir, entry.name);
       const key = rel ? `${rel}/${entry.name}` : entry.name;
       const st = key === "tmp" ? fs.statSync(abs, { bigint: true }) : fs.lstatSync(abs, { bigint: true });
-      const id = `${st.dev}:${st.ino}`;
+      // The birth time tells a new file from an old one that had the same inode number, when the file system reuses them.
+      const id = `${st.dev}:${st.ino}:${st.birthtimeNs}`;
       const mode = Number(st.mode & 0o7777n);
       if (st.isSymbolicLink()) nodes.set(key, { kind: "link", sig: fs.readlinkSync(abs), mode: 0, id });
       else if (st.isDirectory()) {
