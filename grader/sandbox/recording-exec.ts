@@ -7,6 +7,7 @@
 import realChildProcess from "node:child_process";
 import path from "node:path";
 import { COMMAND_PREFIX, isGitCommand } from "../crash/commands.js";
+import type { FsOp } from "../crash/trace.js";
 import { externalOps, snapshot } from "./external-ops.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
 import type { Invocation } from "./external/command-line.js";
@@ -15,8 +16,12 @@ import type { Recorder } from "./recorder.js";
 
 type AnyFn = (...args: any[]) => any;
 
-/** Returns a `child_process` look-alike that records into whatever `current()` returns at call time. */
-export function createRecordingChildProcess(current: () => Recorder | null) {
+/**
+ * Returns a `child_process` look-alike that records into whatever `current()` returns at call
+ * time; `afterCommand`, when given, is told every synchronous command's operations even when
+ * nothing is kept (a real process that counts them to be killed at one).
+ */
+export function createRecordingChildProcess(current: () => Recorder | null, options: { afterCommand?: (command: string, ops: FsOp[]) => void } = {}) {
   /** The options with the grader's environment; `at` is where the options argument is. */
   const withEnv = (args: unknown[], at: number): unknown[] => {
     const copy = [...args];
@@ -35,7 +40,7 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
     return (...args: unknown[]) => {
       const rec = current();
       const call = withEnv(args, optionsAt(args, withArgs));
-      if (!rec?.keep) return fn(...call);
+      if (!rec || (!rec.keep && !options.afterCommand)) return fn(...call);
       const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
       // Git's model needs no digests of content: objects are named by it, other files by their times.
       const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
@@ -44,9 +49,11 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
         return fn(...call);
       } finally {
         const after = snapshot(rec.root, { digests: !git });
-        const label = `${COMMAND_PREFIX}${commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) || after.has(p) })}`;
-        rec.mark(label);
-        for (const op of externalOps(rec.root, before, after, label, () => rec.syntheticFd(), invocation)) rec.push(op);
+        const command = commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) || after.has(p) });
+        const ops = externalOps(rec.root, before, after, `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd(), invocation);
+        rec.mark(`${COMMAND_PREFIX}${command}`);
+        for (const op of ops) rec.push(op);
+        options.afterCommand?.(command, ops);
       }
     };
   }
