@@ -103,8 +103,3 @@ function parseScript(script: string, cwd: string): SimpleCommand[] | null {
   if (commands.some((c) => ["if", "then", "for", "while", "until", "case", "do", "function", "eval", "source", "."].includes(c.program))) return null;
   return commands;
 }
-
-/** True when any program of the command line is git. */
-export function runsGit(commands: SimpleCommand[]): boolean {
-  return commands.some((c) => c.program === "git");
-}
