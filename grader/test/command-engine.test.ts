@@ -159,6 +159,28 @@ describe("commands in a trace", () => {
     expect(synced.slice(4)).toContain("open @/work r");
   });
 
+  test("a file a shell line writes under a name it then moves is written there and renamed: cat > t && sync t && mv t f", () => {
+    const root = scenario("cat", { "work/checkpoint.json": OLD });
+    const copy = copyOf(root, "cat-copy");
+    const trace = record(root, (cp, w) => cp.execSync("cat > t && sync t && mv -f t checkpoint.json", { cwd: w("work"), input: NEW }));
+    expect(opsOf(trace)).toEqual(["open @/work/t wx", "write", "close", "open @/work/t r", "fsync", "close", "rename @/work/t @/work/checkpoint.json"]);
+    replay(trace, { at: trace.entries.length }, copy);
+    expect(tree(copy)).toEqual(tree(root));
+  });
+
+  test("a program not known to do otherwise writes an existing file in place, or removes it before writing a new one; sed -i renames its temp over it", () => {
+    const root = scenario("unknown", { "work/a": OLD, "work/b": OLD, "work/c": OLD });
+    const trace = record(root, (cp, w) => {
+      const opts = { cwd: w("work") };
+      cp.execSync(`printf '%s' '${NEW}' > a`, opts);
+      cp.execFileSync("install", ["a", "b"], opts);
+      cp.execFileSync("sed", ["-i", "s/1/3/", "c"], opts);
+    });
+    expect(opsOf(trace, 0)).toEqual(["open @/work/a w", "write", "close"]);
+    expect(opsOf(trace, 1)).toEqual(["unlink @/work/b", "open @/work/b wx", "write", "close"]);
+    expect(opsOf(trace, 2)).toEqual(["open @/work/sedXXXXXX wx", "write", "close", "rename @/work/sedXXXXXX @/work/c"]);
+  });
+
   test("dd conv=fsync, dd oflag=dsync and sync make what they name durable; cp and mv alone do not", () => {
     const root = scenario("durable", { "work/src": NEW });
     const trace = record(root, (cp, w) => {
