@@ -22,7 +22,8 @@ export type Snapshot = Map<string, SnapshotNode>;
 
 /**
  * Every file, folder and link below `root` (links are not followed, except the scenario's own
- * `tmp`, which may be a link to a folder on another file system), by path relative to it.
+ * `tmp`, which may be a link to a folder on another file system), by path relative to it. A FIFO,
+ * a socket or a device is left out: no operation replays one, and reading a FIFO would block.
  */
 export function snapshot(root: string, options: { digests?: boolean } = {}): Snapshot {
   const nodes: Snapshot = new Map();
@@ -38,7 +39,7 @@ export function snapshot(root: string, options: { digests?: boolean } = {}): Sna
       else if (st.isDirectory()) {
         nodes.set(key, { kind: "dir", sig: "", mode, id });
         walk(abs, key);
-      } else {
+      } else if (st.isFile()) {
         const digest = options.digests ? createHash("sha1").update(fs.readFileSync(abs)).digest("hex") : undefined;
         nodes.set(key, { kind: "file", sig: `${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`, mode, id, digest });
       }
