@@ -1,6 +1,7 @@
-// Commands in a trace: a synchronous child process the target ran (git), recorded as a mark
-// "exec:<command>" followed by the operations that stand for what it changed (see
+// Commands in a trace: a synchronous child process the target ran (git, mv, cp, ...), recorded as
+// a mark "exec:<command>" followed by the operations that stand for what it changed (see
 // sandbox/external-ops.ts), each with the api "exec:<command>".
+import { simpleCommands } from "../sandbox/external/command-line.js";
 import type { Trace } from "./trace.js";
 
 /** The prefix of a command's mark and of its operations' api. */
@@ -10,6 +11,8 @@ export const COMMAND_PREFIX = "exec:";
 export interface CommandSpan {
   /** The command line, as the target gave it ("git commit -m \"step 1\""). */
   command: string;
+  /** True for a git command, whose operations stand for what git did, not for the order it did it in. */
+  git: boolean;
   /** The first operation after its mark, and one past its last operation. */
   start: number;
   end: number;
@@ -39,10 +42,36 @@ export function commandSpans(trace: Trace, from = 0): CommandSpan[] {
       end++;
     }
     const killedInside = lastObject >= 0 ? lastObject + 1 : lock ? firstLockEnd(trace, i + 1, end) : undefined;
-    spans.push({ command: api.slice(COMMAND_PREFIX.length), start: i + 1, end, killedInside });
+    const command = api.slice(COMMAND_PREFIX.length);
+    spans.push({ command, git: isGitCommand(command), start: i + 1, end, killedInside });
     i = end - 1;
   }
   return spans;
+}
+
+/** True when a command line (as a trace names it) runs git. */
+export function isGitCommand(command: string): boolean {
+  const commands = simpleCommands({ script: command, cwd: "/" });
+  return commands ? commands.some((c) => c.program === "git") : /(^|[\s;&|(/])git\s/.test(command);
+}
+
+/**
+ * Whether a crash may land at a point of the trace from `from` on, as far as git is concerned:
+ * before a git command, with its lock and new objects (`killedInside`), or after it, never
+ * elsewhere inside it. Its operations say what git changed, not the order of its own writes (it
+ * writes refs and the index through a lock and a rename, each object whole), so no other state
+ * inside it is one a killed git leaves. `bytes` set: a cut in the middle of the write at `at`.
+ */
+export function gitAllows(trace: Trace, from: number): (at: number, bytes?: number) => boolean {
+  const spans = commandSpans(trace, from).filter((s) => s.git);
+  return (at, bytes) => !spans.some((s) => (bytes === undefined ? s.start < at && at < s.end && at !== s.killedInside : s.start <= at && at < s.end));
+}
+
+/** Where a crash lands inside each git command between `from` and `to` (its lock and objects) and right after it. */
+export function gitStops(trace: Trace, from: number, to: number): number[] {
+  return commandSpans(trace, from)
+    .filter((s) => s.git && s.end <= to && s.end > s.start)
+    .flatMap((s) => (s.killedInside === undefined ? [s.end] : [s.killedInside, s.end]));
 }
 
 /** True for an operation that stands for part of a command. */

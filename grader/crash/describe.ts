@@ -1,29 +1,24 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
 import type { DiskEntry } from "../sandbox/protocol.js";
 import type { Cut } from "./replay.js";
-import { commandSpans, isCommandOp } from "./commands.js";
+import { isCommandOp } from "./commands.js";
+import { describeCommandCut } from "./describe-command.js";
+import { normaliseName } from "./names.js";
 import { attrWord, changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
+
+export { normaliseName } from "./names.js";
 
 /** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
 export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: string): string {
   if (cut.bytes !== undefined) {
     const op = trace.entries[cut.at] as Extract<FsOp, { kind: "write" }>;
+    if (isCommandOp(op)) return describeCommandCut(trace, cut, cut.at);
     return `killed in the middle of ${op.api}(${quote(fdPath(trace, cut.at, op.fd))}): ${cut.bytes} of ${op.bytes.byteLength} bytes had reached the file`;
   }
   const last = lastChange(trace, windowStart, cut.at);
   if (last === undefined) return `killed as ${call} started, before it changed anything on disk`;
-  if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut.at, last);
+  if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut, last);
   return `killed right after ${describeOp(trace, last)}`;
-}
-
-/** "killed inside `git commit -m "step 3"`, which had created .git/index.lock and 2 objects ...", or right after it. */
-function describeCommandCut(trace: Trace, at: number, last: number): string {
-  const span = commandSpans(trace).find((s) => s.start <= last && last < s.end)!;
-  if (at >= span.end) return `killed right after \`${span.command}\` finished`;
-  const objects = trace.entries.slice(span.start, at).filter((e) => e.kind === "open" && /\.git\/objects\//.test(e.path)).length;
-  const lock = trace.entries.slice(span.start, at).some((e) => e.kind === "open" && e.path.endsWith(".git/index.lock"));
-  const left = [lock ? ".git/index.lock" : "", objects === 0 ? "" : `${objects} new object${objects === 1 ? "" : "s"} that no ref points at`].filter(Boolean);
-  return `killed inside \`${span.command}\`: it left ${left.join(" and ")}`;
 }
 
 /** "writeFileSync(x) finished writing 40 bytes", "renameSync(a, b)", ... */
@@ -82,11 +77,6 @@ export function describeDisk(disk: DiskEntry[]): string {
   return disk
     .map((f) => (f.preview.startsWith("a link to ") && f.size === 0 ? `${normaliseName(f.path)} (${f.preview})` : `${normaliseName(f.path)} (${f.size} byte${f.size === 1 ? "" : "s"}${f.size ? `: ${JSON.stringify(f.preview)}` : ""})`))
     .join(", ");
-}
-
-/** Hides process ids and random parts of temp names, so messages repeat from run to run. */
-export function normaliseName(name: string): string {
-  return name.replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
 }
 
 function quote(p: string): string {

@@ -4,7 +4,7 @@ import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../lab/task.js";
-import type { ChannelMessage, KillRule, ProgramConfig } from "./program.js";
+import type { ChannelMessage, KillRule, ProgramConfig, Torn } from "./program.js";
 import type { CallResult, Step } from "./protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
@@ -24,7 +24,7 @@ export interface ProgramOutcome {
   /** How many changes to the disk the target made (when it exited by itself). */
   changes: number | null;
   /** The write that was torn when the process was killed mid-write. */
-  torn: { api: string; file: string | null; written: number; of: number } | null;
+  torn: Torn | null;
   limits: Limits;
 }
 

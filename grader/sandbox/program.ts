@@ -5,13 +5,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../lab/task.js";
-import { changesDisk } from "../crash/trace.js";
+import { changesDisk, type FsOp } from "../crash/trace.js";
 import { scrubPaths, summarizeError } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { CallResult, Step } from "./protocol.js";
 import { Recorder, type BeforeOp } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { createRecordingChildProcess } from "./recording-exec.js";
 import { runSteps } from "./steps.js";
 
 export interface KillRule {
@@ -50,10 +51,19 @@ export interface ProgramConfig {
 export type ChannelMessage =
   | { effect: SideEffect }
   | { results: CallResult[] }
-  | { torn: { api: string; file: string | null; written: number; of: number } }
+  | { torn: Torn }
   | { changes: number }
   /** The runtime's own process id (its parent is a shell, see limitedCommand). */
   | { pid: number };
+
+/** Where a kill landed: in the middle of a write (`written` of `of` bytes), or before a change; `command`: inside a command the target ran, which went on to its end. */
+export interface Torn {
+  api: string;
+  file: string | null;
+  written: number;
+  of: number;
+  command?: boolean;
+}
 
 export const CHANNEL_FD = 3;
 
@@ -68,9 +78,11 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   const kill = config.kill ?? {};
   const pending = new PendingOps();
   const counter = { changes: 0 };
-  const recorder = new Recorder(config.root, undefined, killHook(config, kill, counter), false);
+  const hooks = killHooks(config, kill, counter);
+  const recorder = new Recorder(config.root, undefined, hooks.beforeOp, false);
   process.on("exit", () => tell({ changes: counter.changes }));
   const recordingFs = createRecordingFs(() => recorder, pending);
+  const childProcess = createRecordingChildProcess(() => recorder, { afterCommand: hooks.afterCommand });
   const lab = labModule((effect) => {
     if (effect.phase === "enter" && effect.step === kill.enterStep) die({ api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
     tell({ effect });
@@ -80,7 +92,7 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   const entry = path.join(config.targetDir, config.entry);
   const target = new CompiledTarget(config.bundle, config.targetDir, entry);
   // A real process: its random numbers are the runtime's own, as any new process's are.
-  const context = { fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, random: "real" as const };
+  const context = { fs: recordingFs, childProcess, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, random: "real" as const };
   if (config.argv) {
     process.argv = [process.argv[0]!, entry, ...config.argv];
     const fail = (error: unknown) => {
@@ -108,13 +120,18 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   process.exit(0);
 }
 
-/** The hook that counts changes to the disk and kills the process at the operation the rule names. */
-function killHook(config: ProgramConfig, kill: KillRule, counter: { changes: number }): BeforeOp {
+/**
+ * The hooks that count writes and changes to the disk and kill the process at the one the rule
+ * names: before each of the target's own operations, and after each command it runs, over the
+ * operations that stand for what the command did. A SIGKILL of this process does not stop a
+ * program it started, so a kill that lands inside a command lands as the command ends.
+ */
+function killHooks(config: ProgramConfig, kill: KillRule, counter: { changes: number }): { beforeOp: BeforeOp; afterCommand: (command: string, ops: FsOp[]) => void } {
   let writes = 0;
-  return (op, realFd) => {
+  const hits = (op: FsOp) => (op.kind === "write" && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
+  const beforeOp: BeforeOp = (op, realFd) => {
     const isWrite = op.kind === "write";
-    const hit = (isWrite && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
-    if (!hit) return;
+    if (!hits(op)) return;
     let written = 0;
     if (isWrite && realFd !== undefined) {
       written = Math.floor(op.bytes.byteLength * (kill.fraction ?? 0));
@@ -123,10 +140,19 @@ function killHook(config: ProgramConfig, kill: KillRule, counter: { changes: num
     const file = isWrite && realFd !== undefined ? openedPath(realFd, config.root) : "path" in op && op.path ? op.path.replace(/^@\/(work\/)?/, "") : null;
     die({ api: op.api, file, written, of: isWrite ? op.bytes.byteLength : 0 });
   };
+  const afterCommand = (command: string, ops: FsOp[]) => {
+    const hit = ops.find(hits);
+    if (!hit) return;
+    const opened = hit.kind === "write" ? ops.find((o) => o.kind === "open" && o.fd === hit.fd) : hit;
+    const file = opened && "path" in opened && opened.path ? opened.path.replace(/^@\/(work\/)?/, "") : null;
+    const bytes = hit.kind === "write" ? hit.bytes.byteLength : 0;
+    die({ api: `\`${command}\``, file, written: bytes, of: bytes, command: true });
+  };
+  return { beforeOp, afterCommand };
 }
 
 /** Tells the grader what was being done, then kills this process for real. */
-function die(torn: { api: string; file: string | null; written: number; of: number }): never {
+function die(torn: Torn): never {
   tell({ torn });
   process.kill(process.pid, "SIGKILL");
   throw new Error("unreachable: SIGKILL did not stop the process");

@@ -1,18 +1,27 @@
 // The `child_process` module a target receives: Node's own, with two changes. Every command runs
 // with the grader's fixed git environment (see git-env.ts), whatever environment the target
 // passes. And while a scenario is recorded, a synchronous command's effect on the scenario
-// folder (git is native code: its file operations cannot be seen one by one) is recorded as the
-// operations that turn the folder before it into the folder after it (see external-ops.ts).
+// folder (a program's file operations cannot be seen one by one) is recorded as operations that
+// could have made it, with the real program's atomicity (see external-ops.ts), under a mark that
+// names the command in the target's words, without the grader's folders (external/command-label.ts).
 import realChildProcess from "node:child_process";
-import { COMMAND_PREFIX } from "../crash/commands.js";
+import path from "node:path";
+import { COMMAND_PREFIX, isGitCommand } from "../crash/commands.js";
+import type { FsOp } from "../crash/trace.js";
 import { externalOps, snapshot } from "./external-ops.js";
+import { commandLabel, relativeTo } from "./external/command-label.js";
+import type { Invocation } from "./external/command-line.js";
 import { gitEnv } from "./git-env.js";
 import type { Recorder } from "./recorder.js";
 
 type AnyFn = (...args: any[]) => any;
 
-/** Returns a `child_process` look-alike that records into whatever `current()` returns at call time. */
-export function createRecordingChildProcess(current: () => Recorder | null) {
+/**
+ * Returns a `child_process` look-alike that records into whatever `current()` returns at call
+ * time; `afterCommand`, when given, is told every synchronous command's operations even when
+ * nothing is kept (a real process that counts them to be killed at one).
+ */
+export function createRecordingChildProcess(current: () => Recorder | null, options: { afterCommand?: (command: string, ops: FsOp[]) => void } = {}) {
   /** The options with the grader's environment; `at` is where the options argument is. */
   const withEnv = (args: unknown[], at: number): unknown[] => {
     const copy = [...args];
@@ -31,15 +40,20 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
     return (...args: unknown[]) => {
       const rec = current();
       const call = withEnv(args, optionsAt(args, withArgs));
-      if (!rec?.keep) return fn(...call);
-      const words = [String(args[0]), ...(withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
-      const command = words.map((w) => (/^[\w./:=@%+-]+$/.test(w) ? w : JSON.stringify(w))).join(" ");
-      rec.mark(`${COMMAND_PREFIX}${command}`);
-      const before = snapshot(rec.root);
+      if (!rec || (!rec.keep && !options.afterCommand)) return fn(...call);
+      const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
+      // Git's model needs no digests of content: objects are named by it, other files by their times.
+      const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
+      const before = snapshot(rec.root, { digests: !git });
       try {
         return fn(...call);
       } finally {
-        for (const op of externalOps(rec.root, before, snapshot(rec.root), `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd())) rec.push(op);
+        const after = snapshot(rec.root, { digests: !git });
+        const command = commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) || after.has(p) });
+        const ops = externalOps(rec.root, before, after, `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd(), invocation);
+        rec.mark(`${COMMAND_PREFIX}${command}`);
+        for (const op of ops) rec.push(op);
+        options.afterCommand?.(command, ops);
       }
     };
   }
@@ -62,4 +76,13 @@ export function createRecordingChildProcess(current: () => Recorder | null) {
     exec: passed(realChildProcess.exec, false),
     spawn: passed(realChildProcess.spawn, true),
   };
+}
+
+/** How the target ran a command: a program with arguments, or a shell string; in which folder. */
+function invocationOf(args: unknown[], withArgs: boolean, options: { cwd?: unknown; shell?: unknown } | undefined): Invocation {
+  const cwd = path.resolve(typeof options?.cwd === "string" ? options.cwd : options?.cwd instanceof URL ? options.cwd.pathname : process.cwd());
+  const words = [String(args[0]), ...(withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
+  // execSync always runs a shell; execFileSync and spawnSync only when asked to.
+  if (!withArgs || options?.shell) return { script: words.join(" "), cwd };
+  return { file: words[0]!, args: words.slice(1), cwd };
 }

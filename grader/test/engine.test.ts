@@ -3,22 +3,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { crashCuts, tearPoints } from "../crash/cuts.js";
 import { changesDisk } from "../crash/trace.js";
 import { CompiledTarget } from "../sandbox/instance.js";
 import { bundleTarget } from "../target/bundle.js";
 import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
-import { recorderIn } from "./support/record.js";
+import { scratchRecorder } from "./support/record.js";
 
-let work: { path: string; cleanup: () => Promise<void> };
-let record: Awaited<ReturnType<typeof recorderIn>>;
-
-beforeAll(async () => {
-  work = await dir({ unsafeCleanup: true });
-  record = await recorderIn(work.path);
-});
-afterAll(() => work.cleanup());
+const record = scratchRecorder();
 
 describe.concurrent("recording", () => {
   test.each([
@@ -103,7 +96,9 @@ describe("crash cuts", () => {
 
 describe("top-level await", () => {
   test("a target with top-level await runs as an async body, with every import style still served by the sandbox", async () => {
-    const targetDir = fs.mkdtempSync(path.join(work.path, "tla-"));
+    const scratch = await dir({ unsafeCleanup: true });
+    onTestFinished(() => scratch.cleanup());
+    const targetDir = scratch.path;
     fs.writeFileSync(
       path.join(targetDir, "session.ts"),
       `import fs from "fs"; import * as nodePath from "node:path"; import { writeFileSync as write } from "node:fs";

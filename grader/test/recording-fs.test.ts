@@ -2,19 +2,11 @@
 // fs.promises export is classified (passed through as a read, recorded, or refused), and each way
 // that changes the disk is seen, replays to the disk the real call left, or is refused by name.
 import fs from "node:fs";
-import { dir } from "tmp-promise";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/fs-surface.js";
-import { recorderIn } from "./support/record.js";
+import { scratchRecorder } from "./support/record.js";
 
-let work: { path: string; cleanup: () => Promise<void> };
-let record: Awaited<ReturnType<typeof recorderIn>>;
-
-beforeAll(async () => {
-  work = await dir({ unsafeCleanup: true });
-  record = await recorderIn(work.path);
-});
-afterAll(() => work.cleanup());
+const record = scratchRecorder();
 
 /** The exported functions of `module` that `table` does not classify. */
 function unclassified(names: string[], table: Readonly<Record<string, unknown>>): string[] {

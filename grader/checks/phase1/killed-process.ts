@@ -1,6 +1,7 @@
 // phase1.killed-process: the handout's own scenario with real processes. One process writes a
-// checkpoint; the next is killed with SIGKILL in the middle of its first write; the next one
-// must load the old checkpoint, and then be able to write and load a new one.
+// checkpoint; the next is killed with SIGKILL in the middle of its first write (when a program it
+// runs makes that write, as that program ends); the next one must load the old checkpoint, and
+// then be able to write and load a new one.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
@@ -37,12 +38,16 @@ export const killedProcess: CheckDefinition = {
     ctx.countCrashStates(1);
     if (killed.signal !== "SIGKILL") {
       const how = unfinished(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
-      return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes through Node's fs"}.`);
+      return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes, through Node's fs or a program it ran"}.`);
     }
     const torn = killed.torn;
+    const file = JSON.stringify(normaliseName(torn?.file ?? "a file"));
     story.push(
-      `Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) and was killed with SIGKILL in the middle of ` +
-        (torn ? `${torn.api}(${JSON.stringify(normaliseName(torn.file ?? "a file"))}): ${torn.written} of ${torn.of} bytes had reached the file.` : "its first write."),
+      `Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) and was killed with SIGKILL ` +
+        (!torn ? "in the middle of its first write."
+          // A SIGKILL ends the process, not the program it is waiting for: that one writes on to its end.
+          : torn.command ? `while ${torn.api} wrote ${file}; the program went on to its end (a SIGKILL stops the process, not the programs it started).`
+          : `in the middle of ${torn.api}(${file}): ${torn.written} of ${torn.of} bytes had reached the file.`),
     );
 
     const third = await run([load()]);
