@@ -4,7 +4,7 @@
 // the reader sees, so only one of their orders is run. This is dynamic partial-order reduction
 // over re-executed runs: after each run, every pair of conflicting operations of different
 // writers adds a branch where the later writer goes first, and the deepest open branch runs next.
-import type { Footprint } from "../sandbox/actor-protocol.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
 import type { Chooser, Execution, Step } from "./world.js";
 
 export interface Exploration {
@@ -23,7 +23,10 @@ function listingOf(name: string): string {
 
 /** True when the order of two operations can matter: one changes a name the other touches. */
 export function conflict(a: Footprint, b: Footprint): boolean {
-  // "dir/*" is a listing of dir: every name in dir is part of it.
+  // "dir/*" is a listing of dir: every name in dir is part of it. EVERY_NAME is every name.
+  const touchesAny = (f: Footprint) => f.reads.length > 0 || f.writes.length > 0;
+  if (a.writes.includes(EVERY_NAME)) return touchesAny(b);
+  if (b.writes.includes(EVERY_NAME)) return touchesAny(a);
   const touches = (f: Footprint, name: string) => f.reads.includes(name) || f.writes.includes(name) || f.reads.includes(listingOf(name));
   return a.writes.some((n) => touches(b, n)) || b.writes.some((n) => touches(a, n));
 }

@@ -1,7 +1,10 @@
 // The messages between the grader and an actor process (see actor.ts), one JSON line each.
 import type { CallResult } from "./protocol.js";
 
-/** The names an operation reads and the names it changes ("@/work/checkpoint.json"). */
+/** A name in a footprint that stands for every name: what a program the target runs may change. */
+export const EVERY_NAME = "*";
+
+/** The names an operation reads and the names it changes ("@/work/checkpoint.json"); EVERY_NAME for any. */
 export interface Footprint {
   reads: string[];
   writes: string[];

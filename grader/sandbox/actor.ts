@@ -13,6 +13,8 @@ import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { ActorCall, ActorMessage, Footprint } from "./actor-protocol.js";
 import { Recorder } from "./recorder.js";
 import { PendingOps, createRecordingFs } from "./recording-fs.js";
+import { createRecordingChildProcess } from "./recording-exec.js";
+import { EVERY_NAME } from "./actor-protocol.js";
 import { discardOutput } from "./silence.js";
 
 /** Descriptors of the actor's two pipes: what it tells the grader, and what it is told. */
@@ -45,6 +47,11 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   const gate = call.gated ? new Gate(call.root, input) : undefined;
   const recorder = new GateRecorder(call.root, gate);
   const recordingFs = createRecordingFs(() => recorder, pending);
+  // A program the writer runs is one step of its own: the grader cannot see inside it, so it may
+  // touch any name, and it runs whole in its turn (the reader loads before and after it).
+  const childProcess = createRecordingChildProcess(() => recorder, {
+    beforeCommand: (command) => gate?.wait(`runs \`${command}\``, recorder.touchEverything(), null),
+  });
   process.chdir(path.join(call.root, "cwd"));
   process.env.TMPDIR = path.join(call.root, "tmp");
   const lab = labModule(() => {}, () => process.pid);
@@ -53,7 +60,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   let result;
   try {
     try {
-      exports = target.instantiate({ fs: recordingFs, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids, random: call.randomSeed });
+      exports = target.instantiate({ fs: recordingFs, childProcess, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids, random: call.randomSeed });
     } catch (error) {
       exports = error instanceof Error ? error : new Error(String(error));
     }
@@ -91,6 +98,11 @@ class GateRecorder extends Recorder {
   /** Every name the call read or changed so far. */
   touched(): Footprint {
     return { reads: [...this.reads], writes: [...this.writes] };
+  }
+
+  /** A step that may read or change any name (a program the writer runs). */
+  touchEverything(): Footprint {
+    return this.touch({ reads: [], writes: [EVERY_NAME] });
   }
 
   private touch(footprint: Footprint): Footprint {

@@ -27,10 +27,10 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
  * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
  */
 export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limit: CallLimit, frames: (e: unknown) => string[] = () => [], wantValue = false): CallResult {
-  const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, message: scrubPaths(e.message, root), frames: frames(error) });
+  const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
   if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, starved: exports.starved || undefined };
-  if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports), exports) };
+  if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports, root), exports) };
   const fn = exports[name];
   if (typeof fn !== "function") {
     return { status: "missing", detail: `does not export a function named ${name}` + (fn === undefined ? "" : ` (found ${typeof fn})`) };
@@ -41,7 +41,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
     if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined };
-    return { status: "threw", error: scrub(summarizeError(error), error) };
+    return { status: "threw", error: scrub(summarizeError(error, root), error) };
   }
 }
 
@@ -81,12 +81,13 @@ export function summarizeValue(value: unknown, keep = false): ValueSummary {
   }
 }
 
-/** The name, first line of the message and code of a thrown value. */
-export function summarizeError(error: unknown): ErrorSummary {
+/** The name, first line of the message and code of a thrown value; with `root`, its scenario's paths hidden before it is cut short. */
+export function summarizeError(error: unknown, root?: string): ErrorSummary {
   const e = error instanceof Error ? error : new Error(typeof error === "string" ? error : `a thrown ${typeof error}`);
   // A failed command (execFileSync) names only itself in its first line: what it printed says why.
   const said = commandComplaint((e as { stderr?: unknown }).stderr);
-  const message = clip((String(e.message).split("\n")[0] ?? "") + (said ? ` (it printed: ${said})` : ""), 300);
+  const full = (String(e.message).split("\n")[0] ?? "") + (said ? ` (it printed: ${said})` : "");
+  const message = clip(root === undefined ? full : scrubPaths(full, root), 300);
   return {
     name: e.name,
     message,

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../lab/task.js";
 import { changesDisk, type FsOp } from "../crash/trace.js";
-import { scrubPaths, summarizeError } from "./call.js";
+import { summarizeError } from "./call.js";
 import { CompiledTarget } from "./instance.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
 import type { CallResult, Step } from "./protocol.js";
@@ -96,9 +96,9 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   if (config.argv) {
     process.argv = [process.argv[0]!, entry, ...config.argv];
     const fail = (error: unknown) => {
-      const e = summarizeError(error);
+      const e = summarizeError(error, config.root);
       const where = target.frames.of(error)[0];
-      process.stderr.write(`${e.name}: ${scrubPaths(e.message, config.root)}${where ? ` (at ${where})` : ""}\n`);
+      process.stderr.write(`${e.name}: ${e.message}${where ? ` (at ${where})` : ""}\n`);
       process.exitCode = 1;
     };
     try {

@@ -1,6 +1,8 @@
-// The `child_process` module a target receives: Node's own, with two changes. Every command runs
+// The `child_process` module a target receives: Node's own, with three changes. Every command runs
 // with the grader's fixed git environment (see git-env.ts), whatever environment the target
-// passes. And while a scenario is recorded, a synchronous command's effect on the scenario
+// passes. Programs run only synchronously: an asynchronous one (spawn, exec, execFile, fork) would
+// change the disk while the grader cannot see it, so it is refused by name. And while a scenario is
+// recorded, a synchronous command's effect on the scenario
 // folder (a program's file operations cannot be seen one by one) is recorded as operations that
 // could have made it, with the real program's atomicity (see external-ops.ts), under a mark that
 // names the command in the target's words, without the grader's folders (external/command-label.ts).
@@ -16,12 +18,16 @@ import type { Recorder } from "./recorder.js";
 
 type AnyFn = (...args: any[]) => any;
 
-/**
- * Returns a `child_process` look-alike that records into whatever `current()` returns at call
- * time; `afterCommand`, when given, is told every synchronous command's operations even when
- * nothing is kept (a real process that counts them to be killed at one).
- */
-export function createRecordingChildProcess(current: () => Recorder | null, options: { afterCommand?: (command: string, ops: FsOp[]) => void } = {}) {
+/** What a caller of the recording `child_process` is told of each synchronous command. */
+export interface CommandHooks {
+  /** Before the command runs, with its label (a writer that waits for its turn). */
+  beforeCommand?: (command: string) => void;
+  /** After it ran, with its operations, even when nothing is kept (a real process that counts them to be killed at one). */
+  afterCommand?: (command: string, ops: FsOp[]) => void;
+}
+
+/** Returns a `child_process` look-alike that records into whatever `current()` returns at call time. */
+export function createRecordingChildProcess(current: () => Recorder | null, options: CommandHooks = {}) {
   /** The options with the grader's environment; `at` is where the options argument is. */
   const withEnv = (args: unknown[], at: number): unknown[] => {
     const copy = [...args];
@@ -40,11 +46,12 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
     return (...args: unknown[]) => {
       const rec = current();
       const call = withEnv(args, optionsAt(args, withArgs));
-      if (!rec || (!rec.keep && !options.afterCommand)) return fn(...call);
+      if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) return fn(...call);
       const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
       // Git's model needs no digests of content: objects are named by it, other files by their times.
       const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
       const before = snapshot(rec.root, { digests: !git });
+      options.beforeCommand?.(commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) }));
       try {
         return fn(...call);
       } finally {
@@ -58,23 +65,26 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
     };
   }
 
-  /** An asynchronous command: the grader's environment, nothing recorded (the lab's contract is synchronous). */
-  function passed(fn: AnyFn, withArgs: boolean): AnyFn {
-    return (...args: unknown[]) => {
-      const last = args.at(-1);
-      const callback = typeof last === "function" ? [args.pop()] : [];
-      return fn(...withEnv(args, optionsAt(args, withArgs)), ...callback);
-    };
-  }
-
   return {
     ...realChildProcess,
     execFileSync: recorded(realChildProcess.execFileSync, true),
     execSync: recorded(realChildProcess.execSync, false),
     spawnSync: recorded(realChildProcess.spawnSync, true),
-    execFile: passed(realChildProcess.execFile, true),
-    exec: passed(realChildProcess.exec, false),
-    spawn: passed(realChildProcess.spawn, true),
+    execFile: refusedAsync("execFile"),
+    exec: refusedAsync("exec"),
+    spawn: refusedAsync("spawn"),
+    fork: refusedAsync("fork"),
+  };
+}
+
+/** An asynchronous way to run a program, which throws an error that names it and says what to use instead. */
+function refusedAsync(name: string): () => never {
+  return () => {
+    const error = new Error(
+      `child_process.${name} is not supported by the lab's grader: a program that runs while your code goes on changes the disk where the grader cannot see it or crash it. ` +
+        "Run programs synchronously, with execFileSync, execSync or spawnSync (the lab's functions are synchronous).",
+    );
+    throw Object.assign(error, { code: "ERR_LAB_UNSUPPORTED" });
   };
 }
 

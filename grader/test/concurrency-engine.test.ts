@@ -8,7 +8,7 @@ import { conflict, exploreOrders } from "../concurrency/explore.js";
 import { World, type Chooser, type Execution } from "../concurrency/world.js";
 import { SOLUTION_DIR } from "../paths.js";
 import { Actor } from "../sandbox/actor-client.js";
-import type { Footprint } from "../sandbox/actor-protocol.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
 import { buildHost } from "../sandbox/build-host.js";
 import { DEFAULT_LIMITS } from "../sandbox/limits.js";
 import { bundleTarget } from "../target/bundle.js";
@@ -46,6 +46,13 @@ describe("which orders are run", () => {
     expect(conflict(w("@/work/a"), w("@/work/b"))).toBe(false);
     expect(conflict(w("@/work/a"), r("@/work/*"))).toBe(true);
     expect(conflict(w("@/other/a"), r("@/work/*"))).toBe(false);
+  });
+
+  test("a program a writer runs (it may change any name) conflicts with every step that touches a name", () => {
+    expect(conflict(w(EVERY_NAME), r("@/work/a"))).toBe(true);
+    expect(conflict(w("@/tmp/x"), w(EVERY_NAME))).toBe(true);
+    expect(conflict(w(EVERY_NAME), w(EVERY_NAME))).toBe(true);
+    expect(conflict(w(EVERY_NAME), { reads: [], writes: [] })).toBe(false);
   });
 
   test("writers on private names run in one order", async () => {

@@ -97,6 +97,14 @@ describe.concurrent("ways to change the disk beyond the primitives", () => {
     expect(kinds).toEqual(["mkdir:mkdtempSync", "open:openSync", "write:writevSync", "close:closeSync"]);
   });
 
+  test("a program run asynchronously (spawn, exec, execFile, fork) is refused by name, and changes nothing", async () => {
+    const { result, disk } = await record(`import { exec } from "node:child_process";
+      export function run(dir: string) { exec("touch " + dir + "/x"); }`, { mustReturn: false });
+    expect(result.status === "threw" && result.error).toMatchObject({ code: "ERR_LAB_UNSUPPORTED" });
+    expect(result.status === "threw" && result.error.message).toMatch(/^child_process\.exec is not supported by the lab's grader: .* execFileSync, execSync or spawnSync/);
+    expect(disk).toEqual([]);
+  });
+
   test("readFileSync with a flag that creates the file is refused by name, and creates nothing", async () => {
     const { result, disk } = await record(`import fs from "node:fs";
       export function run(dir: string) { fs.readFileSync(dir + "/x", { flag: "w+" }); }`, { mustReturn: false });
