@@ -1,6 +1,7 @@
 // Pairs of histories with divergences planted in them: b is a copy of a, edited step by step
 // (a value changed deep inside, a key added or dropped, an array grown, shrunk or turned, a value
-// of another kind, keys reordered, which is no divergence), then cut shorter or made longer.
+// of another kind, keys reordered, which is no divergence, or two look-alikes planted in a and b
+// at the same place), then cut shorter or made longer.
 import fc from "fast-check";
 import { deepState, smallJsonState } from "../../grading/states.js";
 import type { DiffCase } from "./answers.js";
@@ -11,7 +12,11 @@ type Json = unknown;
 type Edit =
   | { kind: "same" }
   | { kind: "reorder"; turn: number }
-  | { kind: "change"; changes: { route: number[]; deepest: boolean; op: Op }[] };
+  | { kind: "change"; changes: { route: number[]; deepest: boolean; op: Op }[] }
+  | { kind: "look-alike"; at: Place | null; nest: number; pair: number; swap: boolean };
+
+/** Where in a state: a route of child choices (then the first child down to a leaf, when `deepest`); null is the whole state. */
+type Place = { route: number[]; deepest: boolean };
 
 type Op =
   | { op: "replace"; value: Json }
@@ -19,6 +24,12 @@ type Op =
   | { op: "drop"; pick: number }
   | { op: "other-kind" }
   | { op: "rotate"; by: number };
+
+/**
+ * Pairs of different values that a sloppy comparison takes for equal: typeof says "object" for
+ * null, {} and [] alike; == says 0 equals "0" and false; a falsy test lumps "" with null.
+ */
+export const LOOK_ALIKES: readonly (readonly [Json, Json])[] = [[null, {}], [null, []], [0, "0"], [0, false], ["", null], [[], {}]];
 
 /** A state: small JSON values mostly, sometimes one nested 20 to 100 levels deep. */
 const state = fc.oneof({ arbitrary: smallJsonState(), weight: 9 }, { arbitrary: deepState(), weight: 1 });
@@ -34,6 +45,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("rotate" as const), by: fc.integer({ min: 1, max: 3 }) }),
 );
 
+const place: fc.Arbitrary<Place | null> = fc.oneof(fc.constant(null), fc.record({ route: fc.array(fc.nat(), { maxLength: 6 }), deepest: fc.boolean() }));
+
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   { arbitrary: fc.constant({ kind: "same" as const }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("reorder" as const), turn: fc.nat({ max: 5 }) }), weight: 2 },
@@ -43,6 +56,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
       changes: fc.array(fc.record({ route: fc.array(fc.nat(), { maxLength: 6 }), deepest: fc.boolean(), op }), { minLength: 1, maxLength: 3 }),
     }),
     weight: 4,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant("look-alike" as const), at: place, nest: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 })), pair: fc.nat({ max: LOOK_ALIKES.length - 1 }), swap: fc.boolean() }),
+    weight: 2,
   },
 );
 
@@ -62,8 +79,10 @@ export function diffCase(): fc.Arbitrary<DiffCase> {
         extra: fc.array(state, { maxLength: 3 }),
       }),
     )
-    .map(({ a, edits, length, extra }) => {
-      const b = a.map((s, i) => applyEdit(s, edits[i] ?? { kind: "same" }));
+    .map(({ a: drawn, edits, length, extra }) => {
+      // A look-alike edit puts one value of its pair into a's state, the other into b's, at the same place.
+      const a = drawn.map((s, i) => plantLookAlike(s, edits[i] ?? { kind: "same" }, "a"));
+      const b = drawn.map((s, i) => applyEdit(s, edits[i] ?? { kind: "same" }));
       if (length < 0) b.splice(Math.max(0, b.length + length));
       if (length > 0) b.push(...extra.slice(0, length));
       return { a, b };
@@ -79,7 +98,21 @@ export function diffCases(): fc.Arbitrary<DiffCase[]> {
 function applyEdit(s: Json, e: Edit): Json {
   if (e.kind === "same") return structuredClone(s);
   if (e.kind === "reorder") return reorder(s, e.turn);
+  if (e.kind === "look-alike") return plantLookAlike(s, e, "b");
   return e.changes.reduce((value, c) => change(value, c.route, c.deepest, c.op), structuredClone(s));
+}
+
+/**
+ * `s` with history `side`'s value of a look-alike edit's pair at its place, inside `nest` levels
+ * of objects and arrays that both sides share, so the pair lands deep even in a flat state; `s`
+ * itself for any other edit.
+ */
+function plantLookAlike(s: Json, e: Edit, side: "a" | "b"): Json {
+  if (e.kind !== "look-alike") return s;
+  let value = LOOK_ALIKES[e.pair]![(side === "a") === e.swap ? 1 : 0];
+  for (let level = 0; level < e.nest; level++) value = level % 2 ? [value] : { inner: value };
+  const { route, deepest } = e.at ?? { route: [], deepest: false };
+  return change(structuredClone(s), route, deepest, { op: "replace", value });
 }
 
 /** The same value with every object's keys in another order (turned by `turn`, then reversed). */

@@ -1,6 +1,6 @@
 // stretch-git.crash-schedules: one to four crashes in a row, the later ones during recovery (inside
 // its own git commands too, such as the git reset that restores the last commit), chosen by
-// fast-check; after a last run to the end, no step is lost and the branch has one commit per step.
+// fast-check; after a last run to the end, no step is lost and the branch is as branch.ts asks.
 import type { CheckDefinition } from "../../grading/harness.js";
 import { checkCrashSchedules } from "../phase2/crash-schedules.js";
 import { aroundGitCuts, insideGitCuts } from "./git-cuts.js";

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import type { CheckDefinition } from "../../grading/harness.js";
 import type { GitHistory } from "../../sandbox/git-history.js";
 import type { TaskSetup } from "../phase2/task-run.js";
+import { judgeBranch } from "./branch.js";
 
 /** The git-backed runner's setup: the repository is the folder of the state file. */
 export const GIT_SETUP: TaskSetup = {
@@ -14,26 +15,15 @@ export const GIT_SETUP: TaskSetup = {
   judgeRepo: judgeHistory,
 };
 
-/** The step a commit message names ("step 3", "Step #3 of 10", "after step-3"), or null. */
-export function stepNamed(subject: string): number | null {
-  const m = /\bstep[\s#:_-]*(\d+)/i.exec(subject);
-  return m ? Number(m[1]) : null;
-}
-
 /**
- * Null when the branch holds exactly one commit per step done, in order, each naming its step
- * (commits that name no step, such as an initial one, are allowed), and the work tree matches
- * the last commit; otherwise what is wrong, in git's terms.
+ * Null when the branch holds what the handout asks after `stepsDone` steps (judgeBranch) and the
+ * work tree matches the last commit; otherwise what is wrong, in git's terms.
  */
 export function judgeHistory(git: GitHistory | undefined, stepsDone: number): string | null {
   if (!git) return "the grader could not read the repository";
   if (git.problem) return `git found no history in the state file's folder (${git.problem})${stepsDone > 0 ? `; expected ${commitsWord(stepsDone)}` : ""}`;
-  const named = git.subjects.map(stepNamed).filter((s): s is number => s !== null);
-  const expected = Array.from({ length: stepsDone }, (_, i) => i + 1);
-  if (named.join() !== expected.join()) {
-    const log = git.subjects.length === 0 ? "no commit" : git.subjects.map((s) => JSON.stringify(clip(s))).join(", ");
-    return `the branch's commits (git log --first-parent, oldest first: ${log}) name ${named.length === 0 ? "no step" : `steps ${named.join(", ")}`}; expected ${commitsWord(stepsDone)}, in order`;
-  }
+  const wrong = judgeBranch(git.subjects, stepsDone);
+  if (wrong) return wrong;
   if (git.uncommitted.length > 0) {
     return `once runTask returned, the work tree did not hold what the last commit holds (${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")} differ${git.uncommitted.length === 1 ? "s" : ""}): each step's state must be written before it is committed`;
   }
@@ -42,10 +32,6 @@ export function judgeHistory(git: GitHistory | undefined, stepsDone: number): st
 
 function commitsWord(steps: number): string {
   return steps === 1 ? "one commit naming step 1" : `one commit per step naming steps 1 to ${steps}`;
-}
-
-function clip(text: string): string {
-  return text.length <= 40 ? text : text.slice(0, 39) + "…";
 }
 
 /** The oldest git whose settings the grader can fix from the environment (GIT_CONFIG_GLOBAL). */
