@@ -7,7 +7,7 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 600_000,
     // Each test grades a target, and a grade already uses both cores: run few at once.
-    maxConcurrency: 2,
+    maxConcurrency: 1,
     fileParallelism: false,
   },
 });

@@ -8,6 +8,7 @@ import { prepareTarget, type DeliverableFiles, type PreparedTarget } from "./pre
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
+import { postVerdict, unmetElsewhere } from "./verdict-board.js";
 
 export interface CheckDefinition {
   id: string;
@@ -27,7 +28,10 @@ export function gradeDeliverable(deliverable: string, files: DeliverableFiles, c
     });
     for (const check of checks) {
       test.skipIf(!isSelected(config, check.id))(check.id, async ({ task }) => {
-        const { verdict, crashStates } = await gradeCheck(check, config, target);
+        // A check built on another deliverable's check that did not pass would score nothing: not run.
+        const blockedBy = await unmetElsewhere(config, deliverable, check.id);
+        const { verdict, crashStates } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0 } : await gradeCheck(check, config, target);
+        postVerdict(config, check.id, verdict.status);
         task.meta.check = { id: check.id, deliverable, crashStates, ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
       });

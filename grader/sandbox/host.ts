@@ -47,7 +47,11 @@ export class Host {
   private recorder: Recorder | null = null;
   private readonly pending = new PendingOps();
   readonly fs = createRecordingFs(() => this.recorder, this.pending);
-  private readonly childProcess = createRecordingChildProcess(() => this.recorder);
+  /** The call the target is in, for `progress` while it waits for a program it runs. */
+  private currentCall = "";
+  // Every program the target runs is progress: a call that waits for many of them (a git-backed
+  // runner's ten commits) is not a call stuck in a system call.
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
@@ -229,7 +233,8 @@ export class Host {
       return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random });
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
-    return runSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress: this.progress, frames, within });
+    const progress = (call: string) => this.progress((this.currentCall = call));
+    return runSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -265,8 +270,12 @@ function untimed<T>(fn: () => T): T {
   return fn();
 }
 
-/** How many times a scenario runs again after a call timed out on a starved process. */
-const MAX_RETRIES = 1;
+/**
+ * How many times a scenario runs again, with its limit doubled each time, after a call timed out
+ * on a starved process: one that hardly ran on a CPU because the machine was busy, or because it
+ * waited for programs it runs (git), which a busy machine slows most. A call that spins ends at once.
+ */
+const MAX_RETRIES = 2;
 
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {

@@ -24,6 +24,8 @@ export interface CommandHooks {
   beforeCommand?: (command: string) => void;
   /** After it ran, with its operations, even when nothing is kept (a real process that counts them to be killed at one). */
   afterCommand?: (command: string, ops: FsOp[]) => void;
+  /** After any command ended, recorded or not (costs nothing: the folder is not listed for it). */
+  ended?: () => void;
 }
 
 /** Returns a `child_process` look-alike that records into whatever `current()` returns at call time. */
@@ -46,7 +48,13 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
     return (...args: unknown[]) => {
       const rec = current();
       const call = withEnv(args, optionsAt(args, withArgs));
-      if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) return fn(...call);
+      if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) {
+        try {
+          return fn(...call);
+        } finally {
+          options.ended?.();
+        }
+      }
       const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
       // Git's model needs no digests of content: objects are named by it, other files by their times.
       const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
@@ -61,6 +69,7 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
         rec.mark(`${COMMAND_PREFIX}${command}`);
         for (const op of ops) rec.push(op);
         options.afterCommand?.(command, ops);
+        options.ended?.();
       }
     };
   }

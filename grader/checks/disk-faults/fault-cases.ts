@@ -136,7 +136,8 @@ export function describeFault(fault: Fault, points: FaultPoint[]): string {
   const on = fault.kind === "failed-fsync" ? "fsync" : fault.kind === "disk-full" && fault.on === "create" ? "create" : "write";
   const ofKind = points.filter((p) => p.on === on);
   const point = ofKind.find((p) => p.index === fault.index)!;
-  const file = JSON.stringify(normaliseName(displayPath(point.file)));
+  // The checkpoint's folder (fsynced to make a rename durable) is opened at "@/work".
+  const file = point.file === "@/work" ? "the checkpoint's folder" : JSON.stringify(normaliseName(displayPath(point.file)));
   const nth = `${ordinal(fault.index + 1)} ${on === "create" ? "new file or folder" : on} of ${ofKind.length}`;
   switch (fault.kind) {
     case "short-write":

@@ -1,0 +1,54 @@
+// Where a grade's checks leave their verdicts for the checks of other deliverables that build on
+// them. Each deliverable runs in a worker of its own, so the board is a folder in the grade's
+// scratch space: a check whose requirement in another deliverable did not pass is not run at all
+// (it would score nothing), which spares a broken submission the cost of every check built on it.
+import fs from "node:fs";
+import path from "node:path";
+import { isSelected, type GradeConfig } from "./config.js";
+import type { CheckStatus } from "./verdict.js";
+
+/** How often a waiting check looks at the board. */
+const POLL_MS = 50;
+
+function boardFile(config: GradeConfig, checkId: string): string {
+  return path.join(config.work, "verdicts", checkId);
+}
+
+/** Puts a check's own verdict (before any requirement of its own is applied) on the board. */
+export function postVerdict(config: GradeConfig, checkId: string, status: CheckStatus): void {
+  const file = boardFile(config, checkId);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Written whole under another name, then renamed: a reader never sees half a verdict.
+  fs.writeFileSync(`${file}.tmp`, status);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/**
+ * The first requirement of `checkId` in another deliverable that did not pass (waiting for its
+ * verdict as long as a check may take), or null when all of them passed or one is not known in
+ * time (the check then runs, and the report applies its requirements as usual).
+ */
+export async function unmetElsewhere(config: GradeConfig, deliverable: string, checkId: string): Promise<string | null> {
+  const check = config.rubric.deliverables.flatMap((d) => d.checks).find((c) => c.id === checkId);
+  const elsewhere = (check?.requires ?? []).filter((r) => !r.startsWith(`${deliverable}.`));
+  for (const required of elsewhere) {
+    const owner = config.rubric.deliverables.find((d) => d.checks.some((c) => c.id === required));
+    // A requirement that is not graded here never passes: the report blocks the check anyway.
+    if (!owner?.enabled || !isSelected(config, required)) return required;
+    const status = await awaitVerdict(config, required, config.rubric.limits.checkMs);
+    if (status !== undefined && status !== "passed") return required;
+  }
+  return null;
+}
+
+async function awaitVerdict(config: GradeConfig, checkId: string, timeoutMs: number): Promise<string | undefined> {
+  const file = boardFile(config, checkId);
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, POLL_MS))) {
+    try {
+      return fs.readFileSync(file, "utf8");
+    } catch {
+      // Not decided yet.
+    }
+  }
+  return undefined;
+}
