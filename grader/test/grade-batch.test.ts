@@ -115,7 +115,7 @@ describe("grade-batch", () => {
     const stopped = await gradeBatch([hang, "--out", path.join(tmp.path, "hang.csv"), "--timeout", "15", "--only", "phase1", "--rubric", rubric], mark);
     expect(stopped.exitCode).toBe(0);
     const [, spins, untouched] = parseCsv(fs.readFileSync(path.join(tmp.path, "hang.csv"), "utf8"));
-    expect(spins).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 15 s and was stopped", ""]);
+    expect(spins).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 15 s and was stopped", ""]);
     expect(untouched!.slice(0, 3)).toEqual(["untouched", "graded", "0"]);
     expect(await leftRunning(mark)).toEqual([]);
   });
