@@ -12,6 +12,7 @@ import { renderScoreboard } from "../report/terminal.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/build-host.js";
 import { gradeBoundMs } from "../sandbox/limits.js";
+import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, type GradeArgs } from "./args.js";
 
 /** Where the last report is always written, besides any --json file. */
@@ -43,7 +44,13 @@ async function main(): Promise<number> {
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   const tmpBase = otherFileSystem(work);
+  // As root, submitted code runs as users of its own, who may enter the scratch folders and
+  // nothing of the grader's: the repository (reference, rubric, reports) and the target folder.
+  const identity: TargetIdentity = chooseIdentity([work, ...(tmpBase ? [tmpBase] : [])]);
+  for (const dir of [REPO_ROOT, targetDir]) keepFromTargets(dir, identity);
   const removeScratch = () => {
+    // No process of the target's is left to write anything once the grade ends.
+    endTargets(identity);
     for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
   // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes its scratch
@@ -68,10 +75,14 @@ async function main(): Promise<number> {
       replayPath: args.replay,
       replayCheck: args.replay ? args.only[0] : undefined,
       rubric,
+      identity,
     };
-    const report = scrubReport(await grade(config, started), [work, REPO_ROOT + path.sep, targetDir + path.sep]);
+    const graded = await grade(config, started);
+    endTargets(identity); // before any report is written: nothing of the target's can rewrite it
+    graded.targetUser = { separate: identity.separate, root: process.getuid?.() === 0, ...(identity.separate ? {} : { why: identity.why }) };
+    const report = scrubReport(graded, [work, REPO_ROOT + path.sep, targetDir + path.sep]);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
-    for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
+    for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
     writeOutputs(report, args.outputs, args.only);
     console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
     return exitCode(report, args.only);
@@ -84,11 +95,22 @@ async function main(): Promise<number> {
 function writeOutputs(report: Report, outputs: GradeArgs["outputs"], only: string[]): void {
   for (const { flag, file } of outputs) {
     try {
-      fs.writeFileSync(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+      writeReport(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
     } catch (error) {
       throw new GraderError(`${flag} ${file}: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * Writes a report as a new file renamed into place: a link planted at its name (in a shared temp
+ * folder) is replaced, never followed, and a file someone holds open is not the one written.
+ */
+function writeReport(file: string, text: string): void {
+  const own = `${file}.${process.pid}.tmp`;
+  fs.rmSync(own, { force: true });
+  fs.writeFileSync(own, text, { flag: "wx" });
+  fs.renameSync(own, file);
 }
 
 /** A scratch folder in the system's temp folder when that is another file system than `work`. */

@@ -3,6 +3,7 @@
 // operation of a writer waits for its turn, and `choose` picks whose turn it is, so an order is
 // a list of choices and the same choices give the same run. The reader loads after every step
 // that changes a name.
+import type { UserLease } from "../sandbox/identity/target-user.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Expected } from "../checks/phase1/calls.js";
@@ -78,6 +79,8 @@ export class World {
     private readonly limits: Limits,
     /** The check's seed: each call's random numbers come from it, the run and the call (see random-streams.ts). */
     private readonly seed: number,
+    /** The user the writers and the reader run as: each run's folder is given to it, and what a run leaves running ends. */
+    private readonly lease?: UserLease,
   ) {}
 
   /** How many calls the current run has made (each is a process of its own, with random numbers of its own). */
@@ -98,6 +101,7 @@ export class World {
     const root = path.join(this.work, `run-${++this.runs}`);
     this.callsInRun = 0;
     for (const sub of ["work", "cwd", "tmp"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+    this.lease?.handOver(root);
     const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
     // The old checkpoint is saved by the target's own atomicCheckpoint (its format is its own).
     if (setup.old) {
@@ -150,6 +154,8 @@ export class World {
       if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, "final");
     } finally {
       await this.drain(events);
+      // A program a writer ran may have left a process behind: it must not write into the next run.
+      this.lease?.sweep([...this.writers, this.reader].flatMap((a) => a.pids));
       fs.rmSync(root, { recursive: true, force: true });
     }
     return exec;

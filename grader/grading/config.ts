@@ -1,5 +1,6 @@
 // What one grade run needs to know, handed from the command line to every check.
 import type { Rubric } from "../rubric.js";
+import type { TargetIdentity } from "../sandbox/identity/target-user.js";
 
 export interface GradeConfig {
   /** Absolute path of the target folder. */
@@ -19,6 +20,8 @@ export interface GradeConfig {
   replayPath?: string;
   replayCheck?: string;
   rubric: Rubric;
+  /** Who submitted code runs as (a user of its own when the grade runs as root); the grader's own user when absent. */
+  identity?: TargetIdentity;
 }
 
 declare module "vitest" {

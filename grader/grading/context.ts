@@ -4,6 +4,7 @@ import path from "node:path";
 import { Sandbox, SandboxFailure } from "../sandbox/client.js";
 import type { Limits } from "../sandbox/limits.js";
 import { runProcess, type ProcessRequest, type ProgramOutcome } from "../sandbox/program-client.js";
+import { UserLease } from "../sandbox/identity/target-user.js";
 import type { GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
@@ -14,6 +15,8 @@ export class CheckContext {
   private readonly sandboxes: Sandbox[] = [];
   private readonly owned: { close(): Promise<void> }[] = [];
   private extraCrashStates = 0;
+  /** The user of each folder real processes run over, and how many run there now. */
+  private readonly folderUsers = new Map<string, { lease: UserLease; running: number }>();
   private readonly abandon = new AbortController();
   /**
    * Set once the target met a limit (a call or process timed out, a process died): the check has
@@ -42,7 +45,9 @@ export class CheckContext {
   sandbox(): Sandbox {
     // Unique in the grade: a host killed for its target's sake leaves its folders behind.
     const work = path.join(this.config.work, `${this.checkId}-${++sandboxCount}`);
+    const lease = UserLease.of(this.config.identity);
     const box = new Sandbox({
+      lease,
       hostFile: this.config.hostFile,
       config: {
         modules: this.bundles,
@@ -51,6 +56,7 @@ export class CheckContext {
         tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)),
         callMs: this.limits.callMs,
         seed: this.seed,
+        ownUser: lease.user !== null,
       },
       limits: this.limits,
       onLimit: () => (this.limitHit = true),
@@ -66,7 +72,18 @@ export class CheckContext {
   /** Runs the target in a real process of its own, under the limits; killed if the check is abandoned. */
   async process(req: Omit<ProcessRequest, "limits" | "signal">): Promise<ProgramOutcome> {
     if (this.abandon.signal.aborted) throw new SandboxFailure("died", "was stopped: the check ran out of time");
-    const outcome = await runProcess(this.config.hostFile, { ...req, limits: this.limits, signal: this.abandon.signal });
+    // Processes over one folder are one user's (a session leaves files the next one rewrites).
+    let folder = this.folderUsers.get(req.root);
+    if (!folder) this.folderUsers.set(req.root, (folder = { lease: UserLease.of(this.config.identity), running: 0 }));
+    folder.lease.handOver(req.root);
+    folder.running++;
+    let outcome: ProgramOutcome;
+    try {
+      outcome = await runProcess(this.config.hostFile, { ...req, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
+    } finally {
+      // Once none runs there, whatever they left running (a daemon) ends.
+      if (--folder.running === 0) folder.lease.sweep();
+    }
     if (outcome.timedOut || outcome.results?.some((r) => r.status === "timed-out")) this.limitHit = true;
     return outcome;
   }
@@ -107,5 +124,6 @@ export class CheckContext {
   async close(): Promise<void> {
     this.abandon.abort();
     await Promise.all([...this.sandboxes.map((s) => s.retire()), ...this.owned.map((o) => o.close())]);
+    for (const { lease } of this.folderUsers.values()) lease.release();
   }
 }

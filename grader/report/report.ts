@@ -42,6 +42,15 @@ export interface Report {
   maxBonus: number;
   deliverables: DeliverableReport[];
   stats: { crashStates: number; durationMs: number };
+  /** Who the submitted code ran as: a user of its own (the grade ran as root), or the grader's own user, and why. */
+  targetUser?: TargetUserReport;
+}
+
+export interface TargetUserReport {
+  separate: boolean;
+  /** The grade ran as root: submitted code runs as a user of its own unless `why` says what prevented it. */
+  root: boolean;
+  why?: string;
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */

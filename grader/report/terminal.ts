@@ -16,6 +16,8 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m));
     out.push("");
   }
+  // Said once: a grade as root that could not keep the submitted code away from the grader.
+  if (report.targetUser?.root && !report.targetUser.separate) out.push(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   out.push(
     c.bold(`Score ${report.score}/${report.maxScore}${bonus}`) +

@@ -6,6 +6,14 @@ import type { ActorConfig } from "./actor.js";
 import type { ActorCall, ActorMessage } from "./actor-protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
+import { targetEnv } from "./identity/target-env.js";
+import type { UserLease } from "./identity/target-user.js";
+
+/** Where an actor runs: as which user, starting in which folder (one that user owns). */
+export interface ActorPlace {
+  lease?: UserLease;
+  folder: string;
+}
 
 /** What an actor did next: it waits to make an operation, it finished its call, or it is gone. */
 export type ActorEvent = Exclude<ActorMessage, { pid: number }> | { gone: string };
@@ -23,9 +31,9 @@ export class Actor {
   private constructor(private readonly child: ChildProcess, private readonly limits: Limits, private readonly onLimit: () => void) {}
 
   /** Starts an actor over the target bundle in `config`; resolves once it is ready. `onLimit` is told when it dies or hangs. */
-  static async start(hostFile: string, config: ActorConfig, limits: Limits, onLimit: () => void = () => {}): Promise<Actor> {
+  static async start(hostFile: string, config: ActorConfig, limits: Limits, onLimit: () => void, place: ActorPlace): Promise<Actor> {
     const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--actor"]);
-    const child = spawn(command.file, command.args, { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"] });
+    const child = spawn(command.file, command.args, { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"], cwd: place.folder, env: targetEnv(place.folder), ...place.lease?.spawnOptions });
     const actor = new Actor(child, limits, onLimit);
     // A killed actor breaks its pipes: that shows as its exit, never as an error of the grader's.
     for (const stream of child.stdio) stream?.on("error", () => {});
@@ -62,6 +70,11 @@ export class Actor {
   /** True once the process has ended (or was killed): it takes no more calls. */
   get gone(): boolean {
     return this.exited !== null;
+  }
+
+  /** The processes of this actor: its runtime and the shell above it. */
+  get pids(): number[] {
+    return [this.child.pid, this.runtimePid].filter((p): p is number => p !== undefined);
   }
 
   /** The actor's own process id, as its calls see it. */

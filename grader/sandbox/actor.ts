@@ -54,6 +54,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   });
   process.chdir(path.join(call.root, "cwd"));
   process.env.TMPDIR = path.join(call.root, "tmp");
+  process.env.HOME = path.join(call.root, "cwd");
   const lab = labModule(() => {}, () => process.pid);
   let exports: Record<string, unknown> | Error;
   const restoreClock = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);

@@ -6,6 +6,8 @@ import type { Trace } from "../crash/trace.js";
 import type { HostConfig } from "./host.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
+import { targetEnv } from "./identity/target-env.js";
+import { UserLease } from "./identity/target-user.js";
 import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
@@ -24,6 +26,8 @@ export interface SandboxOptions {
   limits: Limits;
   /** Told when the target met a limit (a call timed out, the host died or went silent). */
   onLimit?: () => void;
+  /** The user the host runs as (its own when the grade has separate users); given back when the sandbox is retired. */
+  lease?: UserLease;
 }
 
 /** A host process and the traces it has been given. */
@@ -43,7 +47,11 @@ export class Sandbox {
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
 
-  constructor(private readonly opts: SandboxOptions) {}
+  private readonly lease: UserLease;
+
+  constructor(private readonly opts: SandboxOptions) {
+    this.lease = opts.lease ?? UserLease.of(undefined);
+  }
 
   /** Runs a scenario in fresh folders; with `record`, also returns and keeps its trace. */
   async run(module: string, scenario: Scenario, opts: { record?: boolean; listDisk?: boolean } = {}): Promise<RunReply & { traceId?: string }> {
@@ -79,6 +87,7 @@ export class Sandbox {
   async retire(): Promise<void> {
     this.retired = true;
     await this.close();
+    this.lease.release();
   }
 
   async close(): Promise<void> {
@@ -90,6 +99,8 @@ export class Sandbox {
       killTree(child.pid, this.runtimePid);
       await gone;
     }
+    // What the target started and left running (a daemon out of the host's tree) ends with it.
+    this.lease.sweep();
   }
 
   private async request(req: Request): Promise<unknown> {
@@ -134,7 +145,11 @@ export class Sandbox {
     if (this.ready) return this.ready;
     const { limits } = this.opts;
     const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)]);
-    const child = spawn(command.file, command.args, { serialization: "advanced", stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
+    const { work, tmpBase } = this.opts.config;
+    this.lease.folder(work);
+    if (tmpBase) this.lease.folder(tmpBase);
+    const child = spawn(command.file, command.args, { serialization: "advanced", stdio: ["ignore", "pipe", "pipe", "ipc"], cwd: work, env: targetEnv(work), ...this.lease.spawnOptions });
     this.child = child;
     const keep = (chunk: Buffer) => {
       this.outputTail = (this.outputTail + chunk.toString()).slice(-4000);

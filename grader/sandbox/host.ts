@@ -18,6 +18,7 @@ import { readGitHistory } from "./git-history.js";
 import { runProgram } from "./program.js";
 import { runActor } from "./actor.js";
 import { discardOutput } from "./silence.js";
+import { killOthersOfMyUser } from "./identity/processes.js";
 import { ScenarioFolder } from "./scenario-folder.js";
 import { processSeed } from "./random-streams.js";
 import { LAB_SPECIFIER, labModule } from "./lab-module.js";
@@ -38,6 +39,11 @@ export interface HostConfig {
    * on the many machines where /tmp is a file system of its own.
    */
   tmpBase?: string;
+  /**
+   * The host's user is its own (the grade runs targets as separate users): after a scenario that
+   * ran programs, any process of that user still alive besides the host is the target's leftover, and ends.
+   */
+  ownUser?: boolean;
 }
 
 /** Runs scenarios inside one host process; keeps compiled modules and traces between requests. */
@@ -51,13 +57,15 @@ export class Host {
   private currentCall = "";
   // Every program the target runs is progress: a call that waits for many of them (a git-backed
   // runner's ten commits) is not a call stuck in a system call.
-  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => (this.commandsRun++, this.progress(this.currentCall)) });
+  /** Programs the open scenario ran (a program may leave a process behind). */
+  private commandsRun = 0;
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
   private readonly folder: ScenarioFolder;
   /** The scenario whose folder is open, and what to put back when it closes. */
-  private current: { root: string; savedCwd: string; savedTmp: string | undefined } | null = null;
+  private current: { root: string; savedCwd: string; savedTmp: string | undefined; savedHome: string | undefined } | null = null;
   /** Tells the grader that the host is still making progress (set per request by the serving loop). */
   progress: (call: string) => void = () => {};
 
@@ -183,11 +191,13 @@ export class Host {
   /** Makes the scenario's folder (the same one each time, emptied), rebuilds its disk, and points the process at it. */
   private open(scenario: Scenario, record: boolean): string {
     const root = this.folder.open();
-    this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR };
+    this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR, savedHome: process.env.HOME };
     for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
     this.recorder = new Recorder(root, undefined, undefined, record);
     process.chdir(path.join(root, "cwd"));
     process.env.TMPDIR = path.join(root, "tmp");
+    process.env.HOME = path.join(root, "cwd");
+    this.commandsRun = 0;
     return root;
   }
 
@@ -213,6 +223,10 @@ export class Host {
     process.chdir(current.savedCwd);
     if (current.savedTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = current.savedTmp;
+    if (current.savedHome === undefined) delete process.env.HOME;
+    else process.env.HOME = current.savedHome;
+    // A program may have left a process behind (a daemon): it must not write into the next scenario.
+    if (this.config.ownUser && this.commandsRun > 0) killOthersOfMyUser([process.pid, process.ppid]);
     if (thorough) this.folder.discard();
     else this.folder.close();
     this.current = null;

@@ -62,7 +62,8 @@ export function limitedCommand(limits: Limits, file: string, args: string[]): { 
   const fileBlocks = limits.fileMiB * 2048; // ulimit -f counts 512-byte blocks
   // No `exec`: the shell stays as the runtime's parent, so a target that kills its parent process
   // kills this shell, never the grader. The grader kills the runtime by the id it reports.
-  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; "$0" "$@"`;
+  // The shell's own PWD is not passed on: the environment stays the one the grader gave.
+  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; unset PWD OLDPWD; "$0" "$@"`;
   return { file: SHELL, args: ["-c", script, file, ...args] };
 }
 

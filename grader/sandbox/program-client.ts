@@ -8,6 +8,8 @@ import type { ChannelMessage, KillRule, ProgramConfig, Torn } from "./program.js
 import type { CallResult, Step } from "./protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
+import { targetEnv } from "./identity/target-env.js";
+import type { UserLease } from "./identity/target-user.js";
 
 export interface ProgramOutcome {
   exitCode?: number;
@@ -49,11 +51,13 @@ export interface ProcessRequest {
   limits: Limits;
   /** Kills the process when the check is abandoned. */
   signal?: AbortSignal;
+  /** The user the process runs as (the owner of `root`), when not the grader's own. */
+  lease?: UserLease;
 }
 
 /** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`, under the limits. */
 export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProgramOutcome> {
-  const { limits, signal, ...rest } = opts;
+  const { limits, signal, lease, ...rest } = opts;
   const config: ProgramConfig = { ...rest, callMs: limits.callMs };
   const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program"]);
   const subprocess = execa(command.file, command.args, {
@@ -61,6 +65,11 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
     input: JSON.stringify(config),
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     buffer: false,
+    // It starts in its scenario's folder, with nothing of the grader's in its environment.
+    cwd: opts.root,
+    env: targetEnv(path.join(opts.root, "cwd")),
+    extendEnv: false,
+    ...lease?.spawnOptions,
   });
   let runtimePid: number | undefined;
   const outcome: ProgramOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, limits };

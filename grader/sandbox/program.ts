@@ -89,6 +89,7 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
   }, () => process.pid);
   process.chdir(config.cwd ?? path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
+  process.env.HOME = path.join(config.root, "cwd");
   const entry = path.join(config.targetDir, config.entry);
   const target = new CompiledTarget(config.bundle, config.targetDir, entry);
   // A real process: its random numbers are the runtime's own, as any new process's are.

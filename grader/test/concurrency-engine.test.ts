@@ -103,7 +103,7 @@ describe("real writer processes", () => {
       const bundle = await bundleTarget({ targetDir, file: "checkpoint.ts", outFile: path.join(targetDir, "c.cjs") });
       if (!bundle.ok) throw new Error(bundle.problem);
       const config = { bundle: bundle.file, entry: "checkpoint.ts", targetDir };
-      const started = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS)));
+      const started = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS, () => {}, { folder: targetDir })));
       actors.push(...started);
       return new World(started.slice(0, 2), started[2]!, path.join(work.path, "runs"), DEFAULT_LIMITS, 1);
     };

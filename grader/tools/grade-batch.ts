@@ -9,6 +9,7 @@ import { dir } from "tmp-promise";
 import { REPO_ROOT } from "../paths.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/limits.js";
+import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
 import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
 import { gradebookCsv, type Row } from "./batch/gradebook.js";
 import { defaultJobs, loadFactor, scaledRubric, writeRubric } from "./batch/load.js";
@@ -39,6 +40,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   fs.mkdirSync(reportsDir, { recursive: true });
+  // As root, each grade runs its submission as users of their own: they must not read another
+  // student's submission or report.
+  for (const folder of [path.resolve(args.submissions), reportsDir]) keepFromTargets(folder, { separate: gradesAsRoot() });
 
   const cores = os.availableParallelism();
   const jobs = Math.min(args.jobs ?? defaultJobs(cores), submissions.length);

@@ -6,11 +6,15 @@ import { World, writerName, type Execution, type Setup } from "../../concurrency
 import type { CheckContext } from "../../grading/context.js";
 import { showState } from "../../grading/states.js";
 import { Actor } from "../../sandbox/actor-client.js";
+import { UserLease } from "../../sandbox/identity/target-user.js";
 
 /** The most writers a check uses; the reader is the process after them. */
 const MAX_WRITERS = 3;
 
 let pool: Promise<{ bundle: string; actors: Actor[] }> | null = null;
+/** The user the pool's processes run as (given back with them). */
+let poolLease: UserLease | null = null;
+let pools = 0;
 let queue: Promise<void> = Promise.resolve();
 /** The check using the processes now: told when one of them meets a limit. */
 let holder: CheckContext | null = null;
@@ -28,7 +32,7 @@ export async function withWorld<T>(ctx: CheckContext, writers: number, use: (wor
   try {
     const actors = await actorsFor(ctx);
     const work = path.join(ctx.config.work, `${ctx.checkId}-${process.pid}-${Date.now()}`);
-    return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits, ctx.seed));
+    return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits, ctx.seed, poolLease ?? undefined));
   } finally {
     done = true;
     holder = null;
@@ -43,7 +47,10 @@ async function actorsFor(ctx: CheckContext): Promise<Actor[]> {
   if (current && current.bundle === bundle && current.actors.every((a) => !a.gone)) return current.actors;
   await closeWorlds();
   const config = { bundle, entry: "checkpoint.ts", targetDir: ctx.config.targetDir };
-  const start = () => Actor.start(ctx.config.hostFile, config, ctx.limits, () => holder && (holder.limitHit = true));
+  // The writers and the reader are one user: they share the checkpoint's folder, as processes of one user do.
+  const lease = (poolLease = UserLease.of(ctx.config.identity));
+  const place = { lease, folder: lease.folder(path.join(ctx.config.work, `actors-${process.pid}-${++pools}`)) };
+  const start = () => Actor.start(ctx.config.hostFile, config, ctx.limits, () => holder && (holder.limitHit = true), place);
   pool = Promise.all(Array.from({ length: MAX_WRITERS + 1 }, start)).then((actors) => ({ bundle, actors }));
   return (await pool).actors;
 }
@@ -53,6 +60,8 @@ export async function closeWorlds(): Promise<void> {
   const current = await pool?.catch(() => null);
   pool = null;
   await Promise.all((current?.actors ?? []).map((a) => a.close()));
+  poolLease?.release();
+  poolLease = null;
 }
 
 /** The most steps a story lists: the first few and the last ones before the failure. */

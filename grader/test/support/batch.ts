@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
+import { strayProcesses } from "../../sandbox/identity/ids.js";
 import { templateFiles } from "../../tools/export/template.js";
 
 /** Writes the student template's files (as export-student would) into `dir`. */
@@ -34,7 +35,7 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** The ids of live processes whose environment holds BATCH_TEST_MARK=`mark` (Linux; elsewhere none), after a moment to die. */
+/** The ids of live processes whose environment holds BATCH_TEST_MARK=`mark`, or that run as a sandbox user no live grade holds (Linux; elsewhere none), after a moment to die. */
 export async function leftRunning(mark: string): Promise<number[]> {
   if (process.platform !== "linux") return [];
   let found: number[] = [];
@@ -46,6 +47,8 @@ export async function leftRunning(mark: string): Promise<number[]> {
         return false;
       }
     });
+    // Target processes run with an environment of their own (as users of their own, when root): those no live grade holds.
+    found.push(...strayProcesses().map((p) => p.pid));
     if (found.length === 0) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

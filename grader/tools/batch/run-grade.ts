@@ -6,6 +6,7 @@ import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import type { Report } from "../../report/report.js";
 import { formatSeconds } from "../../sandbox/limits.js";
+import { releaseIdsOf } from "../../sandbox/identity/ids.js";
 
 export interface GradeRequest {
   cwd: string;
@@ -58,6 +59,8 @@ export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   clearTimeout(timer);
   if (stopped) await new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS));
   signalGroup(pid, "SIGKILL"); // whatever the target left running outlives the grade no longer
+  // A grade killed before its end left its targets' users behind (other sessions, other process groups).
+  if (pid !== undefined) releaseIdsOf(pid);
   if (pid !== undefined) running.delete(pid);
   const report = readReport(req.json);
   if (stopped) return { report: null, error: `the grade did not finish within ${formatSeconds(req.wallMs)} and was stopped` };

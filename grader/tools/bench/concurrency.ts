@@ -26,7 +26,7 @@ export async function concurrencyCost(work: string, repeats: number): Promise<Co
   const bundle = await bundleTarget({ targetDir: SOLUTION_DIR, file: "checkpoint.ts", outFile: path.join(work, "actors", "checkpoint.cjs") });
   if (!bundle.ok) throw new Error(bundle.problem);
   const config = { bundle: bundle.file, entry: "checkpoint.ts", targetDir: SOLUTION_DIR };
-  const actors = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS)));
+  const actors = await Promise.all([0, 1, 2].map(() => Actor.start(hostFile, config, DEFAULT_LIMITS, () => {}, { folder: path.join(work, "actors") })));
   try {
     const world = new World(actors.slice(0, 2), actors[2]!, path.join(work, "actors", "runs"), DEFAULT_LIMITS, 1);
     const setup = { old: { state: { step: 1 } }, states: [stateOfSize(80 * 1024, 7), { step: 2 }] };

@@ -1,0 +1,153 @@
+// Numeric user and group ids lent to one grade at a time. An id is free when no account or group
+// has it, no process runs under it, and no live grade holds it; a grade holds it through a lock
+// file (made with O_EXCL) that names the grade's process, so the ids of a grade that was killed
+// are found, cleared and lent again.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { killEveryProcessOf, processesOf } from "./processes.js";
+
+/** Where the locks live: a folder only root may enter (checked before any lock is trusted). */
+export const LOCK_DIR = "/tmp/checkpoint-grade-ids";
+
+/** The ids lent by default: below systemd's dynamic users (61184-65519) and above the ids of people (1000-59999). */
+export const DEFAULT_IDS = { first: 60200, last: 60999 };
+
+export interface IdRange {
+  first: number;
+  last: number;
+}
+
+/** The range in `GRADE_SANDBOX_IDS` ("60200-60999"), or the default; throws for a malformed one. */
+export function idRange(text: string | undefined): IdRange {
+  if (!text) return DEFAULT_IDS;
+  const m = /^(\d+)-(\d+)$/.exec(text.trim());
+  const range = m && { first: Number(m[1]), last: Number(m[2]) };
+  if (!range || range.first < 1000 || range.last < range.first || range.last > 65533) {
+    throw new Error(`GRADE_SANDBOX_IDS: expected a range of ids such as 60200-60999 (from 1000 to 65533), got ${JSON.stringify(text)}`);
+  }
+  return range;
+}
+
+/** Makes the lock folder, or says why it cannot be trusted (another user made it first). */
+export function lockFolderProblem(): string | null {
+  try {
+    fs.mkdirSync(LOCK_DIR, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return `${LOCK_DIR} could not be made (${(error as Error).message})`;
+  }
+  const stat = fs.lstatSync(LOCK_DIR);
+  if (!stat.isDirectory() || stat.uid !== 0 || (stat.mode & 0o077) !== 0) return `${LOCK_DIR} is not a folder that only root may enter`;
+  return null;
+}
+
+interface Lock {
+  /** The grade (its main process) that holds the id. */
+  gradePid: number;
+  kind: "user" | "group";
+}
+
+function lockFile(id: number): string {
+  return path.join(LOCK_DIR, String(id));
+}
+
+function readLock(id: number): Lock | null {
+  try {
+    const [pid, kind] = fs.readFileSync(lockFile(id), "utf8").trim().split(" ");
+    return { gradePid: Number(pid), kind: kind === "group" ? "group" : "user" };
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Ids the system's databases already give to an account or a group (asked once per id and process). */
+const known = new Map<number, boolean>();
+
+function namedBySystem(id: number): boolean {
+  let named = known.get(id);
+  if (named === undefined) {
+    const ask = (db: string) => spawnSync("getent", [db, String(id)], { stdio: "ignore" }).status;
+    const passwd = ask("passwd");
+    // Without getent, the files themselves are read.
+    named = passwd === null ? inFiles(id) : passwd === 0 || ask("group") === 0;
+    known.set(id, named);
+  }
+  return named;
+}
+
+function inFiles(id: number): boolean {
+  for (const file of ["/etc/passwd", "/etc/group"]) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+    if (text.split("\n").some((line) => line.split(":")[2] === String(id))) return true;
+  }
+  return false;
+}
+
+/**
+ * Takes the lowest free id of `range` for the grade `gradePid`, or null when none is free. A lock
+ * left by a grade that is gone is cleared first: its processes are ended, then the id is lent again.
+ */
+export function takeId(range: IdRange, gradePid: number, kind: Lock["kind"], gid: number): number | null {
+  for (let id = range.first; id <= range.last; id++) {
+    const lock = readLock(id);
+    if (lock && alive(lock.gradePid)) continue;
+    if (namedBySystem(id)) continue;
+    if (lock) {
+      if (lock.kind === "user") killEveryProcessOf({ uid: id, gid });
+      fs.rmSync(lockFile(id), { force: true });
+    } else if (processesOf(id).length > 0) continue; // somebody else's, whatever the databases say
+    try {
+      fs.writeFileSync(lockFile(id), `${gradePid} ${kind}\n`, { flag: "wx", mode: 0o600 });
+      return id;
+    } catch {
+      continue; // another grade took it first
+    }
+  }
+  return null;
+}
+
+/** Gives an id back. */
+export function returnId(id: number): void {
+  fs.rmSync(lockFile(id), { force: true });
+}
+
+/** The ids held now, users and groups, with the grade that holds each. */
+export function heldIds(): { id: number; kind: Lock["kind"]; gradePid: number }[] {
+  if (!fs.existsSync(LOCK_DIR)) return [];
+  return fs.readdirSync(LOCK_DIR).filter((n) => /^\d+$/.test(n)).flatMap((n) => {
+    const lock = readLock(Number(n));
+    return lock ? [{ id: Number(n), ...lock }] : [];
+  });
+}
+
+/** Ends every process of the users the grade `gradePid` holds and gives all its ids back: its end, or after it was killed. */
+export function releaseIdsOf(gradePid: number): void {
+  const held = heldIds().filter((h) => h.gradePid === gradePid);
+  const gid = held.find((h) => h.kind === "group")?.id ?? 65534;
+  for (const { id, kind } of held) if (kind === "user") killEveryProcessOf({ uid: id, gid });
+  for (const { id } of held) returnId(id);
+}
+
+/**
+ * Processes of lent-out ids that no live grade holds (Linux, as root): what a grade left running.
+ * Empty when nothing is left.
+ */
+export function strayProcesses(range: IdRange = DEFAULT_IDS): { uid: number; pid: number }[] {
+  const held = new Map(heldIds().map((h) => [h.id, h.gradePid]));
+  const out: { uid: number; pid: number }[] = [];
+  for (let uid = range.first; uid <= range.last; uid++) {
+    const holder = held.get(uid);
+    if (holder !== undefined && alive(holder)) continue;
+    for (const pid of processesOf(uid)) out.push({ uid, pid });
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+// Who submitted code runs as. When the grader is root (Gradescope, a container, a course server),
+// every process that runs target code runs as a user id of its own, lent for the grade, with a
+// group shared by the grade's processes: it can enter the grade's scratch folder and nothing of
+// the grader's. Elsewhere (a student's laptop) it runs as the grader's own user, and the report
+// says so. This file runs in the grader's processes, never in a target's.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { idRange, lockFolderProblem, releaseIdsOf, returnId, takeId, type IdRange } from "./ids.js";
+import { killEveryProcessOf, processesOf } from "./processes.js";
+
+/** How a grade runs submitted code; decided once, in the grade's main process, and handed to every check. */
+export type TargetIdentity =
+  | { separate: true; gid: number; gradePid: number; range: IdRange }
+  | { separate: false; why: string };
+
+/** A user id and group id a target's processes run as. */
+export interface TargetUser {
+  uid: number;
+  gid: number;
+}
+
+/** Whether grades here run submitted code as users of their own (root on Linux, not turned off): the folders to keep from them are then closed. */
+export function gradesAsRoot(env: NodeJS.ProcessEnv = process.env): boolean {
+  return process.platform === "linux" && process.getuid?.() === 0 && !/^(off|0|false|no)$/i.test(env.GRADE_SANDBOX_USER ?? "");
+}
+
+/** Decides how the grade runs submitted code; `shared` are the scratch folders its processes must enter. */
+export function chooseIdentity(shared: string[], env: NodeJS.ProcessEnv = process.env): TargetIdentity {
+  if (process.platform !== "linux") return { separate: false, why: "a separate user for submitted code is made on Linux only" };
+  if (process.getuid?.() !== 0) return { separate: false, why: "the grader does not run as root" };
+  if (/^(off|0|false|no)$/i.test(env.GRADE_SANDBOX_USER ?? "")) return { separate: false, why: "GRADE_SANDBOX_USER=off" };
+  let range: IdRange;
+  try {
+    range = idRange(env.GRADE_SANDBOX_IDS);
+  } catch (error) {
+    return { separate: false, why: (error as Error).message };
+  }
+  const lockProblem = lockFolderProblem();
+  if (lockProblem) return { separate: false, why: lockProblem };
+  const gid = takeId(range, process.pid, "group", 0);
+  if (gid === null) return { separate: false, why: `no id in ${range.first}-${range.last} (GRADE_SANDBOX_IDS) is free` };
+  const identity: TargetIdentity = { separate: true, gid, gradePid: process.pid, range };
+  for (const dir of shared) shareWithTargets(dir, identity);
+  // The runtime must be one any user may run (not one installed in root's home folder).
+  const probe = UserLease.of(identity);
+  const ran = spawnSync(process.execPath, ["-e", "0"], { ...probe.spawnOptions, cwd: "/", env: {}, stdio: "ignore", timeout: 30_000 });
+  probe.release();
+  if (ran.status !== 0) {
+    returnId(gid);
+    return { separate: false, why: `another user cannot run Node at ${process.execPath}: install it where every user may run it` };
+  }
+  return identity;
+}
+
+/** Lets the grade's target processes enter `dir` (and read what it holds), and nobody else's. */
+export function shareWithTargets(dir: string, identity: TargetIdentity): void {
+  if (!identity.separate) return;
+  fs.chownSync(dir, 0, identity.gid);
+  fs.chmodSync(dir, 0o750);
+}
+
+/** Takes away other users' access to `dir` (the grader's tree, a target folder, reports): nothing below it can be reached. */
+export function keepFromTargets(dir: string, identity: Pick<TargetIdentity, "separate">): void {
+  if (!identity.separate || !fs.existsSync(dir)) return;
+  fs.chmodSync(dir, fs.statSync(dir).mode & 0o7770);
+}
+
+/** Ends every process the grade's targets left and gives back every id the grade holds (the grade's last step). */
+export function endTargets(identity: TargetIdentity): void {
+  if (identity.separate) releaseIdsOf(identity.gradePid);
+}
+
+/**
+ * One user for the processes over one set of folders (a sandbox's, a session folder's, the
+ * concurrency checks' writers): its own uid when the grade has separate users, else nobody's.
+ */
+export class UserLease {
+  private released = false;
+
+  private constructor(readonly user: TargetUser | null) {}
+
+  /** A user of its own for one set of target processes, when the identity has them. */
+  static of(identity: TargetIdentity | undefined): UserLease {
+    if (!identity?.separate) return new UserLease(null);
+    const uid = takeId(identity.range, identity.gradePid, "user", identity.gid);
+    if (uid === null) throw new Error(`no id in ${identity.range.first}-${identity.range.last} is free for a target's processes`);
+    return new UserLease({ uid, gid: identity.gid });
+  }
+
+  /** What `spawn` needs to start a process as this user. */
+  get spawnOptions(): { uid?: number; gid?: number } {
+    return this.user ? { uid: this.user.uid, gid: this.user.gid } : {};
+  }
+
+  /** Makes `dir` (and its parents) and gives it, with whatever it holds, to this user; returns it. */
+  folder(dir: string): string {
+    fs.mkdirSync(dir, { recursive: true });
+    this.handOver(dir);
+    return dir;
+  }
+
+  /** Gives `target` and everything below it to this user (the grader made them; the target writes there). */
+  handOver(target: string): void {
+    if (!this.user) return;
+    const { uid, gid } = this.user;
+    const walk = (p: string) => {
+      const stat = fs.lstatSync(p);
+      fs.lchownSync(p, uid, gid);
+      if (stat.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    };
+    walk(target);
+  }
+
+  /** Ends every process of this user but `except` (processes the grader still uses). */
+  sweep(except: number[] = []): void {
+    if (!this.user) return;
+    if (except.length === 0) return killEveryProcessOf(this.user);
+    for (let round = 0; round < 50; round++) {
+      const left = processesOf(this.user.uid).filter((pid) => !except.includes(pid));
+      if (left.length === 0) return;
+      for (const pid of left) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+
+  /** Ends every process of this user and gives its id back; later calls do nothing. */
+  release(): void {
+    if (!this.user || this.released) return;
+    this.released = true;
+    killEveryProcessOf(this.user);
+    returnId(this.user.uid);
+  }
+}

@@ -1,0 +1,184 @@
+// Submitted code reaches nothing but its own scenario (grader/fixtures/contained). As root (CI,
+// Gradescope, a container), it runs as users of its own with a minimal environment: a submission
+// that hunts for the reference solution finds none, one that writes into the grader changes
+// nothing, and one that leaves processes behind has them ended between scenarios and at the end.
+// Not as root (a student's laptop), it runs as the grader's user, and the report says so.
+import { execa } from "execa";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import type { Report } from "../report/report.js";
+import { strayProcesses } from "../sandbox/identity/ids.js";
+import { comparable, composeTarget, grade, notPassed } from "./support/grade.js";
+import { parseCsv } from "./support/batch.js";
+
+const CONTAINED = path.join(REPO_ROOT, "grader/fixtures/contained");
+const isRoot = process.platform === "linux" && process.getuid?.() === 0;
+
+/** Lines of the reference solution long enough to be its own (not `}` or an import every file has), minus `own`'s. */
+function referenceLines(own: string[]): string[] {
+  const ownLines = new Set(own.flatMap((file) => fs.readFileSync(file, "utf8").split("\n").map((l) => l.trim())));
+  return fs.readdirSync(SOLUTION_DIR).filter((f) => f.endsWith(".ts")).flatMap((f) => fs.readFileSync(path.join(SOLUTION_DIR, f), "utf8").split("\n"))
+    .map((l) => l.trim()).filter((l) => l.length >= 12 && !ownLines.has(l));
+}
+
+/** A digest of every file of the grader's tree that a grade must leave as it was. */
+function graderDigest(): string {
+  const hash = createHash("sha256");
+  const walk = (rel: string) => {
+    const full = path.join(REPO_ROOT, rel);
+    const stat = fs.lstatSync(full);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(full).sort()) walk(path.join(rel, name));
+    else hash.update(`${rel}\0`).update(fs.readFileSync(full));
+  };
+  for (const top of ["grader", "lab", "solution", "starter", "gradescope", "classroom50", "package.json", "package-lock.json"]) walk(top);
+  return hash.digest("hex");
+}
+
+/** Files whose names hold CONTAINED-MARKER anywhere in the repository (the .git folder aside). */
+function markers(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === ".git" || entry.name === "node_modules") continue;
+      if (entry.name.includes("CONTAINED-MARKER")) found.push(path.relative(REPO_ROOT, path.join(dir, entry.name)));
+      else if (entry.isDirectory()) walk(path.join(dir, entry.name));
+    }
+  };
+  walk(REPO_ROOT);
+  return found;
+}
+
+/** A target whose loadCheckpoint throws who it runs as and what its environment holds. */
+async function identityProbe(): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const target = await composeTarget();
+  fs.writeFileSync(path.join(target.path, "checkpoint.ts"), [
+    "export function atomicCheckpoint(path: string, state: unknown): void {}",
+    "export function loadCheckpoint(path: string): unknown {",
+    "  throw new Error(`uid=${process.getuid!()} env=${Object.keys(process.env).sort().join(',')} home=${process.env.HOME}`);",
+    "}",
+  ].join("\n"));
+  return target;
+}
+
+function probeSaw(report: Report): string {
+  return report.deliverables[0]!.checks.find((c) => c.id === "phase1.absent")!.message ?? "";
+}
+
+describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () => {
+  test("its processes run under a lent user id with only HOME, LANG, PATH and TMPDIR, HOME in its scenario, and the report says so", async () => {
+    const target = await identityProbe();
+    try {
+      const run = await grade(target.path, ["--only", "phase1.absent"]);
+      const saw = probeSaw(run.report!);
+      const uid = Number(/uid=(\d+)/.exec(saw)?.[1]);
+      expect(uid).toBeGreaterThanOrEqual(60200);
+      expect(uid).toBeLessThanOrEqual(60999);
+      expect(saw).toContain("env=HOME,LANG,PATH,TMPDIR home=<scenario>/cwd");
+      expect(run.report!.targetUser).toEqual({ separate: true, root: true });
+      expect(run.stdout).not.toContain("Note: the submitted code ran as the grader's own user");
+    } finally {
+      await target.cleanup();
+    }
+  });
+
+  test("with GRADE_SANDBOX_USER=off it runs as root, the report records why, and the grade says so once", async () => {
+    const target = await identityProbe();
+    try {
+      const run = await grade(target.path, ["--only", "phase1.absent"], REPO_ROOT, { GRADE_SANDBOX_USER: "off" });
+      expect(probeSaw(run.report!)).toContain("uid=0 ");
+      expect(run.report!.targetUser).toEqual({ separate: false, root: true, why: "GRADE_SANDBOX_USER=off" });
+      expect(run.stdout.split("Note: the submitted code ran as the grader's own user (GRADE_SANDBOX_USER=off)").length).toBe(2);
+    } finally {
+      await target.cleanup();
+    }
+  });
+
+  test("the solution earns the same report with a user of its own as with the grader's, twice over", async () => {
+    const args = ["--target", "solution", "--only", "phase1", "--only", "phase3"];
+    const [own, again, shared] = [await grade(null, args), await grade(null, args), await grade(null, args, REPO_ROOT, { GRADE_SANDBOX_USER: "off" })];
+    const same = (r: Report) => comparable({ ...r, targetUser: undefined });
+    expect(own.report!.score).toBe(own.report!.maxScore);
+    expect(comparable(own.report!)).toEqual(comparable(again.report!));
+    expect(same(own.report!)).toEqual(same(shared.report!));
+  });
+
+  test("reads-reference finds no copy of the reference: it earns every point, and no line of solution/ is in the output, the JSON report or any platform format", async () => {
+    const target = await composeTarget(path.join(CONTAINED, "reads-reference"));
+    const out = await dir({ unsafeCleanup: true });
+    try {
+      const files = ["gradescope", "classroom50", "markdown", "junit", "runner-result"].map((f) => [`--${f}`, path.join(out.path, f)]);
+      const runner = { CLASSROOM: "c", ASSIGNMENT: "a", SUBMISSION_TAG: "submit/1", COMMIT_URL: "https://example.invalid/c", RELEASE_URL: "https://example.invalid/r", OWNER: "o" };
+      const run = await grade(target.path, ["--only", "phase1.absent", "--only", "phase1.killed-process", ...files.flat()], REPO_ROOT, runner);
+      expect(notPassed(run.report!)).toEqual([]);
+      const texts = [run.stdout, run.stderr, JSON.stringify(run.report), ...files.map(([, file]) => fs.readFileSync(file!, "utf8"))];
+      const leaked = referenceLines([path.join(CONTAINED, "reads-reference/checkpoint.ts")]).filter((line) => texts.some((t) => t.includes(line)));
+      expect(leaked).toEqual([]);
+    } finally {
+      await Promise.all([target.cleanup(), out.cleanup()]);
+    }
+  });
+
+  test("writes-grader changes nothing: the grader's tree, .grade/ and a Gradescope results.json stay as they were, and the next grade-batch row is graded by an untouched grader", async () => {
+    // A Gradescope layout where a submission could find it: /tmp/<folder>/autograder/results/results.json.
+    const gradescope = fs.mkdtempSync(path.join(os.tmpdir(), "contained-gradescope-"));
+    const tmp = await dir({ unsafeCleanup: true });
+    try {
+      fs.chmodSync(gradescope, 0o755);
+      const results = path.join(gradescope, "autograder/results/results.json");
+      fs.mkdirSync(path.dirname(results), { recursive: true, mode: 0o755 });
+      fs.writeFileSync(results, '{"score": 0}\n');
+      const before = graderDigest();
+      const subs = path.join(tmp.path, "class");
+      fs.mkdirSync(subs);
+      for (const [name, overlay] of [["a-writes-grader", path.join(CONTAINED, "writes-grader")], ["b-correct", undefined]] as const) {
+        const target = await composeTarget(overlay);
+        fs.cpSync(target.path, path.join(subs, name), { recursive: true });
+        await target.cleanup();
+      }
+      const batch = await execa("npm", ["run", "--silent", "grade-batch", "--", subs, "--out", path.join(tmp.path, "grades.csv"), "--jobs", "1", "--only", "phase1"], { cwd: REPO_ROOT, reject: false, env: { NO_COLOR: "1" } });
+      expect(batch.exitCode).toBe(0);
+      const [, tamperer, correct] = parseCsv(fs.readFileSync(path.join(tmp.path, "grades.csv"), "utf8"));
+      expect(tamperer!.slice(0, 3)).toEqual(["a-writes-grader", "graded", "35"]);
+      expect(correct!.slice(0, 3)).toEqual(["b-correct", "graded", "35"]);
+      expect(graderDigest()).toBe(before);
+      expect(markers()).toEqual([]);
+      expect(fs.readFileSync(results, "utf8")).toBe('{"score": 0}\n');
+    } finally {
+      fs.rmSync(gradescope, { recursive: true, force: true });
+      await tmp.cleanup();
+    }
+  });
+
+  test("leaves-daemon has each process it leaves ended before the next scenario, and none alive or writing after the grade", async () => {
+    const target = await composeTarget(path.join(CONTAINED, "leaves-daemon"));
+    const written = () => fs.readdirSync("/tmp").filter((n) => n.startsWith("checkpoint-contained-daemon-"));
+    try {
+      const run = await grade(target.path, ["--only", "phase1", "--only", "concurrency.two-writers"]);
+      expect(notPassed(run.report!)).toEqual([]);
+      expect(strayProcesses()).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 4_000)); // each would have written 3 s after it started
+      expect(written()).toEqual([]);
+    } finally {
+      await target.cleanup();
+    }
+  });
+});
+
+describe.runIf(!isRoot)("not as root, submitted code runs as the grader's user", () => {
+  test("the report records that it ran as the grader's own user, and the grade prints no note about it", async () => {
+    const target = await identityProbe();
+    try {
+      const run = await grade(target.path, ["--only", "phase1.absent"]);
+      expect(probeSaw(run.report!)).toContain(`uid=${process.getuid?.() ?? ""}`);
+      expect(run.report!.targetUser).toMatchObject({ separate: false, root: false });
+      expect(run.stdout).not.toContain("Note: the submitted code ran");
+    } finally {
+      await target.cleanup();
+    }
+  });
+});
