@@ -8,8 +8,8 @@ import { composeTarget, expectedExit, grade, loadFixtures, notPassed } from "./s
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
-// Hostile submissions have their own test (hostile.test.ts).
-const groups = fs.readdirSync(FIXTURES).filter((d) => d !== "hostile");
+// Hostile and contained submissions have their own tests (hostile.test.ts, contained.test.ts).
+const groups = fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained");
 const fixtures = loadFixtures(FIXTURES, groups);
 
 // maxConcurrency (vitest.config.ts) keeps this to two grades at a time.
