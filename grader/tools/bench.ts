@@ -1,6 +1,7 @@
 // `npm run bench`: measures, in one run and side by side,
 //   (a) the crash states the engine checks per second (rebuild a crash state, recover, judge);
-//   (b) the wall time of a full grade of the solution;
+//   (b) the wall time of a full grade of the solution (as root: with the submitted code as users of
+//       its own, and as the grader's own user, side by side);
 //   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
 //       killed at that point, and another one to load what it left;
 // then how the engine's cost grows with the number of steps and with the size of the state,
@@ -14,6 +15,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { stateOfSize } from "../grading/states.js";
 import { REPO_ROOT } from "../paths.js";
+import { gradesAsRoot } from "../sandbox/identity/target-user.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
 import { concurrencyCost } from "./bench/concurrency.js";
@@ -29,16 +31,26 @@ async function main(): Promise<void> {
   const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
   const work = fs.mkdtempSync(path.join(scratch, "checkpoint-bench-"));
   // The full grades run first, alone: nothing else of the bench's is running or holding memory then.
-  const grades: number[] = [];
+  // As root, each run grades twice, interleaved: the submitted code as users of its own (the
+  // default), and as the grader's own user (GRADE_SANDBOX_USER=off), to show what the users cost.
+  const modes = gradesAsRoot() ? [{ name: "separate", env: {} }, { name: "shared", env: { GRADE_SANDBOX_USER: "off" } }] : [{ name: "shared", env: {} }];
+  const byUser: Record<string, number[]> = Object.fromEntries(modes.map((m) => [m.name, []]));
   let crashStates = 0;
   for (let i = 0; i < runs; i++) {
-    const json = path.join(work, "report.json");
-    const started = Date.now();
-    await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json], { cwd: REPO_ROOT });
-    grades.push((Date.now() - started) / 1000);
-    crashStates = (JSON.parse(fs.readFileSync(json, "utf8")) as Report).stats.crashStates;
+    for (const mode of modes) {
+      const json = path.join(work, "report.json");
+      const started = Date.now();
+      await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json], { cwd: REPO_ROOT, env: mode.env });
+      byUser[mode.name]!.push((Date.now() - started) / 1000);
+      crashStates = (JSON.parse(fs.readFileSync(json, "utf8")) as Report).stats.crashStates;
+    }
   }
+  const grades = byUser[modes[0]!.name]!;
   line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
+  if (byUser.separate) {
+    line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
+    console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
+  } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
   const box = await openEngine(work);
   try {
     const [old, next] = [stateOfSize(8 * KiB, 1), stateOfSize(24 * KiB, 2)];
@@ -82,7 +94,7 @@ async function main(): Promise<void> {
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();

@@ -1,0 +1,109 @@
+// Who target processes run as (sandbox/identity), without a grade: the lent ids, the folders given
+// to them, the environment, and the end of every process of a user, however it left its tree.
+// The parts that need root (lending ids, ending another user's processes) run as root, as CI does.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, describe, expect, test } from "vitest";
+import { heldIds, idRange, releaseIdsOf, takeId, type IdRange } from "../sandbox/identity/ids.js";
+import { processesOf } from "../sandbox/identity/processes.js";
+import { targetEnv } from "../sandbox/identity/target-env.js";
+import { chooseIdentity, UserLease, type TargetIdentity } from "../sandbox/identity/target-user.js";
+
+const isRoot = process.platform === "linux" && process.getuid?.() === 0;
+/** Ids of the test's own, apart from the default range grades use. */
+const RANGE: IdRange = { first: 60980, last: 60999 };
+
+describe("what target processes start with", () => {
+  test("the environment holds PATH, HOME and LANG only, whatever the grader's holds", () => {
+    const env = targetEnv("/scenario/cwd", { PATH: "/usr/bin:/home/x/.npm/bin", INIT_CWD: "/repo", npm_package_json: "/repo/package.json", PWD: "/repo", OLDPWD: "/", GITHUB_TOKEN: "secret" });
+    expect(Object.keys(env).sort()).toEqual(["HOME", "LANG", "PATH"]);
+    expect(env.HOME).toBe("/scenario/cwd");
+    expect(env.PATH!.split(":")).toContain("/usr/bin");
+    expect(env.PATH).not.toContain(".npm");
+  });
+
+  test("GRADE_SANDBOX_IDS takes a range of ids from 1000 to 65533, and names what it got when it is not one", () => {
+    expect(idRange(undefined)).toEqual({ first: 60200, last: 60999 });
+    expect(idRange("5000-5009")).toEqual({ first: 5000, last: 5009 });
+    for (const bad of ["5009-5000", "0-10", "60000", "a-b", "60000-70000"]) expect(() => idRange(bad)).toThrow(`GRADE_SANDBOX_IDS: expected a range of ids such as 60200-60999 (from 1000 to 65533), got ${JSON.stringify(bad)}`);
+  });
+
+  test("a grade turned off with GRADE_SANDBOX_USER=off runs its targets as its own user, and says why", () => {
+    const identity = chooseIdentity([], { GRADE_SANDBOX_USER: "off" });
+    expect(identity).toEqual({ separate: false, why: isRoot ? "GRADE_SANDBOX_USER=off" : expect.any(String) });
+  });
+});
+
+describe.runIf(isRoot)("as root: users lent to target processes", () => {
+  let work: { path: string; cleanup: () => Promise<void> };
+  let identity: TargetIdentity & { separate: true };
+  const started: number[] = [];
+
+  afterAll(async () => {
+    releaseIdsOf(process.pid);
+    for (const pid of started) spawnSync("kill", ["-9", String(pid)]);
+    await work?.cleanup();
+  });
+
+  test("each lease gets an id of its own that no other holds, and a folder it owns", async () => {
+    work = await dir({ unsafeCleanup: true });
+    const gid = takeId(RANGE, process.pid, "group", 0)!;
+    identity = { separate: true, gid, gradePid: process.pid, range: RANGE };
+    const [a, b] = [UserLease.of(identity), UserLease.of(identity)];
+    expect(a.user!.uid).not.toBe(b.user!.uid);
+    expect([a.user!.gid, b.user!.gid]).toEqual([gid, gid]);
+    expect(heldIds().filter((h) => h.gradePid === process.pid).map((h) => h.id).sort()).toEqual([gid, a.user!.uid, b.user!.uid].sort());
+    const folder = a.folder(path.join(work.path, "a", "s1"));
+    fs.writeFileSync(path.join(folder, "made-by-the-grader"), "x");
+    a.handOver(folder);
+    expect(fs.statSync(path.join(folder, "made-by-the-grader")).uid).toBe(a.user!.uid);
+    a.release();
+    b.release();
+    expect(heldIds().filter((h) => h.gradePid === process.pid).map((h) => h.id)).toEqual([gid]);
+  });
+
+  test("an id a process runs under is never lent, though no account has it", () => {
+    const busy = RANGE.first + 5;
+    const sleeper = spawn("sleep", ["30"], { uid: busy, gid: busy, stdio: "ignore" });
+    started.push(sleeper.pid!);
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++) ids.push(takeId(RANGE, process.pid, "user", identity.gid)!);
+    expect(ids).not.toContain(busy);
+    expect(ids).toHaveLength(new Set(ids).size);
+    sleeper.kill("SIGKILL");
+  });
+
+  test("release ends a process that left its tree and its session (setsid, double fork), and one that forks while it is ended", async () => {
+    const lease = UserLease.of(identity);
+    const { uid } = lease.user!;
+    spawnSync("/bin/sh", ["-c", "setsid sh -c 'sleep 60' </dev/null >/dev/null 2>&1 & setsid sh -c 'while true; do sleep 0.01; sleep 60 & done' </dev/null >/dev/null 2>&1 &"], { ...lease.spawnOptions, cwd: "/", stdio: "ignore" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesOf(uid).length).toBeGreaterThanOrEqual(2);
+    lease.release();
+    expect(processesOf(uid)).toEqual([]);
+  });
+
+  test("sweep ends every process of the user but those the grader still uses", async () => {
+    const lease = UserLease.of(identity);
+    const keep = spawn("sleep", ["30"], { ...lease.spawnOptions, stdio: "ignore" });
+    started.push(keep.pid!);
+    spawnSync("/bin/sh", ["-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 &"], { ...lease.spawnOptions, cwd: "/", stdio: "ignore" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    lease.sweep([keep.pid!]);
+    expect(processesOf(lease.user!.uid)).toEqual([keep.pid]);
+    lease.release();
+    expect(processesOf(lease.user!.uid)).toEqual([]);
+  });
+
+  test("the ids of a grade that is gone are lent again, and what ran under them is ended first", async () => {
+    const gone = spawnSync("true").pid!; // a process id that no longer runs
+    const uid = takeId(RANGE, gone, "user", identity.gid)!;
+    spawnSync("/bin/sh", ["-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 &"], { uid, gid: identity.gid, cwd: "/", stdio: "ignore" });
+    expect(processesOf(uid)).toHaveLength(1);
+    const again = takeId({ first: uid, last: uid }, process.pid, "user", identity.gid);
+    expect(again).toBe(uid);
+    expect(processesOf(uid)).toEqual([]);
+  });
+});
