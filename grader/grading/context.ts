@@ -50,7 +50,7 @@ export class CheckContext {
       lease,
       hostFile: this.config.hostFile,
       config: {
-        modules: this.bundles,
+        modules: Object.fromEntries(Object.entries(this.bundles).map(([name, file]) => [name, lease.bundle(file, path.join(work, "bundles"))])),
         targetDir: this.config.targetDir,
         work,
         tmpBase: this.config.tmpBase && path.join(this.config.tmpBase, path.basename(work)),
@@ -79,7 +79,8 @@ export class CheckContext {
     folder.running++;
     let outcome: ProgramOutcome;
     try {
-      outcome = await runProcess(this.config.hostFile, { ...req, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
+      const bundle = folder.lease.bundle(req.bundle, `${req.root}-bundles`);
+      outcome = await runProcess(this.config.hostFile, { ...req, bundle, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
     } finally {
       // Once none runs there, whatever they left running (a daemon) ends.
       if (--folder.running === 0) folder.lease.sweep();

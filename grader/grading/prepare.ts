@@ -43,6 +43,8 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     const file = `${files.main}.ts`;
     const key = createHash("sha256").update(`${config.targetDir}:${file}:${fromReference.join(",")}`).digest("hex").slice(0, 10);
     const result = await bundleTarget({ targetDir: config.targetDir, file, replace, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
+    // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
+    if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
     if (result.ok) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
     else problem ??= result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
   }

@@ -60,9 +60,22 @@ export class ScenarioFolder {
   }
 
   private removeAll(root: string): void {
-    fs.rmSync(root, { recursive: true, force: true });
+    try {
+      fs.rmSync(root, { recursive: true, force: true });
+    } catch {
+      // A folder the target made read-only: as a user of its own (not root), the host must give
+      // itself back the right to empty it first.
+      writable(root);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
     if (this.otherTmp) for (const name of fs.readdirSync(this.otherTmp)) fs.rmSync(path.join(this.otherTmp, name), { recursive: true, force: true });
   }
+}
+
+/** Gives the owner every right on `dir` and the folders below it (they are the host's user's). */
+function writable(dir: string): void {
+  fs.chmodSync(dir, 0o700);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) writable(path.join(dir, entry.name));
 }
 
 /** Removes what `dir` holds, entry by entry (several times faster than a recursive rmSync). */

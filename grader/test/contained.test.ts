@@ -107,13 +107,31 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     expect(same(own.report!)).toEqual(same(shared.report!));
   });
 
+  test("buggy fixtures that run programs, git and real processes lose the same checks with users of their own as with the grader's", async () => {
+    const fixtures = [["phase1/cp-command", "phase1"], ["phase3/replays-steps", "phase3"], ["stretch-git/stale-lock", "stretch-git"]] as const;
+    for (const [fixture, deliverable] of fixtures) {
+      const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));
+      try {
+        const own = await grade(target.path, ["--only", deliverable]);
+        const shared = await grade(target.path, ["--only", deliverable], REPO_ROOT, { GRADE_SANDBOX_USER: "off" });
+        const expected = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/fixtures", fixture, "fixture.json"), "utf8")) as { fails: string[] }).fails;
+        expect(notPassed(own.report!)).toEqual([...expected].sort());
+        expect(notPassed(shared.report!)).toEqual([...expected].sort());
+        expect(own.report!.score).toBe(shared.report!.score);
+      } finally {
+        await target.cleanup();
+      }
+    }
+  });
+
   test("reads-reference finds no copy of the reference: it earns every point, and no line of solution/ is in the output, the JSON report or any platform format", async () => {
     const target = await composeTarget(path.join(CONTAINED, "reads-reference"));
     const out = await dir({ unsafeCleanup: true });
     try {
       const files = ["gradescope", "classroom50", "markdown", "junit", "runner-result"].map((f) => [`--${f}`, path.join(out.path, f)]);
       const runner = { CLASSROOM: "c", ASSIGNMENT: "a", SUBMISSION_TAG: "submit/1", COMMIT_URL: "https://example.invalid/c", RELEASE_URL: "https://example.invalid/r", OWNER: "o" };
-      const run = await grade(target.path, ["--only", "phase1.absent", "--only", "phase1.killed-process", ...files.flat()], REPO_ROOT, runner);
+      // Phase 2 runs beside it, with bundles that hold the reference's checkpoint.ts.
+      const run = await grade(target.path, ["--only", "phase1.absent", "--only", "phase1.killed-process", "--only", "phase2.complete-run", ...files.flat()], REPO_ROOT, runner);
       expect(notPassed(run.report!)).toEqual([]);
       const texts = [run.stdout, run.stderr, JSON.stringify(run.report), ...files.map(([, file]) => fs.readFileSync(file!, "utf8"))];
       const leaked = referenceLines([path.join(CONTAINED, "reads-reference/checkpoint.ts")]).filter((line) => texts.some((t) => t.includes(line)));

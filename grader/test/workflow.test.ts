@@ -159,11 +159,15 @@ describe("the autograding workflow, read and linted", () => {
     const node = stepUsing(job, "actions/setup-node").with!;
     expect([22, 24]).toContain(Number(node["node-version"]));
     expect(node.cache).toBe("npm");
-    const grades = job.steps.filter((s) => /^\s*npm run grade\b/m.test(s.run ?? ""));
+    const grades = job.steps.filter((s) => /^\s*(?:"\$\{as_root\[@\]\}" )?npm run grade\b/m.test(s.run ?? ""));
     expect(grades).toHaveLength(1);
     const grade = grades[0]!;
     expect(grade["continue-on-error"]).toBe(true);
     expect(grade.run).toMatch(/npm run grade -- --json \.grade\/report\.json --markdown \S+/);
+    // A hosted runner's user is not root: the grade gets root through sudo, so the code runs as a
+    // user of its own, and .grade/ is given back to the runner's user for the steps after it.
+    expect(grade.run).toMatch(/if \[ "\$\(id -u\)" != 0 \] && sudo -n true 2>\/dev\/null; then as_root=\(sudo -E env "PATH=\$PATH"\); fi/);
+    expect(grade.run).toMatch(/sudo chown -R "\$\(id -u\):\$\(id -g\)" \.grade/);
     // Twice the grader's own bound: a slow runner still finishes a grade that ends within it.
     expect(grade["timeout-minutes"]! * 60_000).toBeGreaterThanOrEqual(2 * gradeBoundMs(loadRubric().limits));
     expect(job["timeout-minutes"]!).toBeGreaterThan(grade["timeout-minutes"]! + 5);

@@ -75,6 +75,9 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(own, gradebookCsv(rubric, rows));
     fs.renameSync(own, out);
+    // As root, a grade that could not run its submission as a user of its own says so (once per batch).
+    const exposed = rows.filter((r) => r.report?.targetUser?.root && !r.report.targetUser.separate);
+    if (exposed.length > 0) console.error(`Note: ${exposed.length} grade${exposed.length === 1 ? "" : "s"} ran the submitted code as the grader's own user (${exposed[0]!.report!.targetUser!.why}): it could reach the grader's files.`);
     const errors = rows.filter((r) => r.error).length;
     console.error(`Wrote ${args.out}: ${rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
     return 0;

@@ -46,10 +46,10 @@ async function actorsFor(ctx: CheckContext): Promise<Actor[]> {
   const current = await pool?.catch(() => null);
   if (current && current.bundle === bundle && current.actors.every((a) => !a.gone)) return current.actors;
   await closeWorlds();
-  const config = { bundle, entry: "checkpoint.ts", targetDir: ctx.config.targetDir };
   // The writers and the reader are one user: they share the checkpoint's folder, as processes of one user do.
   const lease = (poolLease = UserLease.of(ctx.config.identity));
   const place = { lease, folder: lease.folder(path.join(ctx.config.work, `actors-${process.pid}-${++pools}`)) };
+  const config = { bundle: lease.bundle(bundle, path.join(place.folder, "bundles")), entry: "checkpoint.ts", targetDir: ctx.config.targetDir };
   const start = () => Actor.start(ctx.config.hostFile, config, ctx.limits, () => holder && (holder.limitHit = true), place);
   pool = Promise.all(Array.from({ length: MAX_WRITERS + 1 }, start)).then((actors) => ({ bundle, actors }));
   return (await pool).actors;

@@ -53,11 +53,12 @@ export function chooseIdentity(shared: string[], env: NodeJS.ProcessEnv = proces
   return identity;
 }
 
-/** Lets the grade's target processes enter `dir` (and read what it holds), and nobody else's. */
+/** Lets the grade's target processes enter `dir` (not list it), and nobody else's. */
 export function shareWithTargets(dir: string, identity: TargetIdentity): void {
   if (!identity.separate) return;
   fs.chownSync(dir, 0, identity.gid);
-  fs.chmodSync(dir, 0o750);
+  // Enter, not list: each user finds its own folders by the names it is given.
+  fs.chmodSync(dir, 0o710);
 }
 
 /** Takes away other users' access to `dir` (the grader's tree, a target folder, reports): nothing below it can be reached. */
@@ -98,6 +99,28 @@ export class UserLease {
     fs.mkdirSync(dir, { recursive: true });
     this.handOver(dir);
     return dir;
+  }
+
+  private readonly copies = new Map<string, string>();
+
+  /**
+   * A copy of the bundle `file` in `dir` that only this user may read (the grade's own bundles are
+   * root's alone: one holding the reference's earlier file must not be read by another check's
+   * code); the file itself for the grader's own user. Copied once per lease.
+   */
+  bundle(file: string, dir: string): string {
+    if (!this.user) return file;
+    let copy = this.copies.get(file);
+    if (!copy) {
+      this.folder(dir);
+      fs.chmodSync(dir, 0o700);
+      copy = path.join(dir, path.basename(file));
+      fs.copyFileSync(file, copy);
+      fs.chownSync(copy, this.user.uid, this.user.gid);
+      fs.chmodSync(copy, 0o400);
+      this.copies.set(file, copy);
+    }
+    return copy;
   }
 
   /** Gives `target` and everything below it to this user (the grader made them; the target writes there). */
