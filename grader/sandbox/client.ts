@@ -48,6 +48,8 @@ export class Sandbox {
   crashStates = 0;
 
   private readonly lease: UserLease;
+  /** Settles once the last host closed and what it left running has ended. */
+  private closed: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: SandboxOptions) {
     this.lease = opts.lease ?? UserLease.of(undefined);
@@ -94,13 +96,19 @@ export class Sandbox {
     const child = this.child;
     this.child = null;
     this.ready = null;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((r) => child.once("exit", r));
-      killTree(child.pid, this.runtimePid);
-      await gone;
-    }
-    // What the target started and left running (a daemon out of the host's tree) ends with it.
-    this.lease.sweep();
+    const closed = (async () => {
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((r) => child.once("exit", r));
+        killTree(child.pid, this.runtimePid);
+        await gone;
+      }
+      // What the target started and left running (a daemon out of the host's tree) ends with it.
+      this.lease.sweep();
+    })();
+    // The next host (same user) starts only once this one and its leftovers are gone: the sweep
+    // ends every process of the user.
+    this.closed = this.closed.then(() => closed).catch(() => {});
+    await closed;
   }
 
   private async request(req: Request): Promise<unknown> {
@@ -143,6 +151,13 @@ export class Sandbox {
   private start(): Promise<void> {
     if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
     if (this.ready) return this.ready;
+    this.ready = this.closed.then(() => this.launch());
+    return this.ready;
+  }
+
+  /** Starts the host process; resolves once it says it is ready. */
+  private launch(): Promise<void> {
+    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
     const { limits } = this.opts;
     const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)]);
     // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
@@ -171,7 +186,7 @@ export class Sandbox {
       for (const waiter of this.waiting.values()) waiter.reject(failure);
       this.waiting.clear();
     });
-    this.ready = new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const onMessage = (msg: { ready?: boolean; pid?: number }) => {
         if (!msg.ready) return;
         this.runtimePid = msg.pid;
@@ -181,7 +196,6 @@ export class Sandbox {
       child.on("message", onMessage);
       child.once("exit", (code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
-    return this.ready;
   }
 }
 
