@@ -154,8 +154,9 @@ export class World {
       if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, "final");
     } finally {
       await this.drain(events);
-      // A program a writer ran may have left a process behind: it must not write into the next run.
-      this.lease?.sweep([...this.writers, this.reader].flatMap((a) => a.pids));
+      // A program a writer or the reader ran may have left a process behind: it must not write into the next run.
+      const actors = [...this.writers, this.reader];
+      if (actors.map((a) => a.takeRanProgram()).includes(true)) this.lease?.sweep(actors.flatMap((a) => a.pids));
       fs.rmSync(root, { recursive: true, force: true });
     }
     return exec;

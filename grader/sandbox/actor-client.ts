@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import type { ActorConfig } from "./actor.js";
-import type { ActorCall, ActorMessage } from "./actor-protocol.js";
+import { EVERY_NAME, type ActorCall, type ActorMessage } from "./actor-protocol.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
 import { targetEnv } from "./identity/target-env.js";
@@ -27,12 +27,13 @@ export class Actor {
   /** The call in progress, for messages ("atomicCheckpoint"). */
   private current = "";
   private closing = false;
+  private ranProgram = false;
 
   private constructor(private readonly child: ChildProcess, private readonly limits: Limits, private readonly onLimit: () => void) {}
 
   /** Starts an actor over the target bundle in `config`; resolves once it is ready. `onLimit` is told when it dies or hangs. */
   static async start(hostFile: string, config: ActorConfig, limits: Limits, onLimit: () => void, place: ActorPlace): Promise<Actor> {
-    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--actor"]);
+    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--actor"], { replaceShell: !!place.lease?.user });
     const child = spawn(command.file, command.args, { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"], cwd: place.folder, env: targetEnv(place.folder), ...place.lease?.spawnOptions });
     const actor = new Actor(child, limits, onLimit);
     // A killed actor breaks its pipes: that shows as its exit, never as an error of the grader's.
@@ -110,7 +111,15 @@ export class Actor {
   private async event(): Promise<ActorEvent> {
     const message = await this.next(this.limits.callMs);
     if ("pid" in message) return this.event();
+    if (("op" in message && message.op.footprint.writes.includes(EVERY_NAME)) || ("done" in message && message.done.touched.writes.includes(EVERY_NAME))) this.ranProgram = true;
     return message;
+  }
+
+  /** Whether the actor ran a program since the last time this was asked (a program may leave a process behind). */
+  takeRanProgram(): boolean {
+    const ran = this.ranProgram;
+    this.ranProgram = false;
+    return ran;
   }
 
   /** The next message, or why there is none: the process ended, or stayed silent for `ms`. */

@@ -50,7 +50,11 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   // A program the writer runs is one step of its own: the grader cannot see inside it, so it may
   // touch any name, and it runs whole in its turn (the reader loads before and after it).
   const childProcess = createRecordingChildProcess(() => recorder, {
-    beforeCommand: (command) => gate?.wait(`runs \`${command}\``, recorder.touchEverything(), null),
+    beforeCommand: (command) => {
+      // Ungated too (the reader's loads): a call that ran a program may have changed any name.
+      const footprint = recorder.touchEverything();
+      gate?.wait(`runs \`${command}\``, footprint, null);
+    },
   });
   process.chdir(path.join(call.root, "cwd"));
   process.env.TMPDIR = path.join(call.root, "tmp");

@@ -159,7 +159,7 @@ export class Sandbox {
   private launch(): Promise<void> {
     if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
     const { limits } = this.opts;
-    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)]);
+    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)], { replaceShell: this.lease.user !== null });
     // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
     const { work, tmpBase } = this.opts.config;
     this.lease.folder(work);

@@ -40,8 +40,9 @@ export interface HostConfig {
    */
   tmpBase?: string;
   /**
-   * The host's user is its own (the grade runs targets as separate users): after a scenario that
-   * ran programs, any process of that user still alive besides the host is the target's leftover, and ends.
+   * The host's user is its own alone (the grade runs targets as separate users, and the host is
+   * not below a shell of that user): after each scenario, any other process of that user is the
+   * target's leftover, and ends.
    */
   ownUser?: boolean;
 }
@@ -57,9 +58,7 @@ export class Host {
   private currentCall = "";
   // Every program the target runs is progress: a call that waits for many of them (a git-backed
   // runner's ten commits) is not a call stuck in a system call.
-  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => (this.commandsRun++, this.progress(this.currentCall)) });
-  /** Programs the open scenario ran (a program may leave a process behind). */
-  private commandsRun = 0;
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
   private nextPid = 4001;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
@@ -197,7 +196,6 @@ export class Host {
     process.chdir(path.join(root, "cwd"));
     process.env.TMPDIR = path.join(root, "tmp");
     process.env.HOME = path.join(root, "cwd");
-    this.commandsRun = 0;
     return root;
   }
 
@@ -226,7 +224,7 @@ export class Host {
     if (current.savedHome === undefined) delete process.env.HOME;
     else process.env.HOME = current.savedHome;
     // A program may have left a process behind (a daemon): it must not write into the next scenario.
-    if (this.config.ownUser && this.commandsRun > 0) killOthersOfMyUser([process.pid, process.ppid]);
+    if (this.config.ownUser) killOthersOfMyUser();
     if (thorough) this.folder.discard();
     else this.folder.close();
     this.current = null;

@@ -56,14 +56,16 @@ const SHELL = "/bin/sh";
  * `ulimit` where there is one (Linux and macOS), as it is elsewhere. A process that dies of a
  * signal then shows as the shell's exit code 128 + the signal's number (see `exitSignal`).
  */
-export function limitedCommand(limits: Limits, file: string, args: string[]): { file: string; args: string[] } {
+export function limitedCommand(limits: Limits, file: string, args: string[], opts: { replaceShell?: boolean } = {}): { file: string; args: string[] } {
   if (!belowShell()) return { file, args };
   const dataKiB = limits.memoryMiB * 1024 + 256 * 1024; // the limit counts the runtime's own memory too
   const fileBlocks = limits.fileMiB * 2048; // ulimit -f counts 512-byte blocks
   // No `exec`: the shell stays as the runtime's parent, so a target that kills its parent process
   // kills this shell, never the grader. The grader kills the runtime by the id it reports.
-  // The shell's own PWD is not passed on: the environment stays the one the grader gave.
-  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; unset PWD OLDPWD; "$0" "$@"`;
+  // The shell's own PWD is not passed on: the environment stays the one the grader gave. With
+  // `replaceShell` (a process of a user of its own, which cannot signal the grader) the runtime
+  // takes the shell's place, so its user has no other process the runtime must spare.
+  const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; unset PWD OLDPWD; ${opts.replaceShell ? "exec " : ""}"$0" "$@"`;
   return { file: SHELL, args: ["-c", script, file, ...args] };
 }
 

@@ -59,7 +59,7 @@ export interface ProcessRequest {
 export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProgramOutcome> {
   const { limits, signal, lease, ...rest } = opts;
   const config: ProgramConfig = { ...rest, callMs: limits.callMs };
-  const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program"]);
+  const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, hostFile, "--program"], { replaceShell: !!lease?.user });
   const subprocess = execa(command.file, command.args, {
     reject: false,
     input: JSON.stringify(config),

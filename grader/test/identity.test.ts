@@ -6,7 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, describe, expect, test } from "vitest";
-import { heldIds, idRange, releaseIdsOf, takeId, type IdRange } from "../sandbox/identity/ids.js";
+import { build } from "esbuild";
+import { execa } from "execa";
+import { REPO_ROOT } from "../paths.js";
+import { heldIds, idRange, LOCK_DIR, releaseIdsOf, returnId, takeId, type IdRange } from "../sandbox/identity/ids.js";
 import { processesOf } from "../sandbox/identity/processes.js";
 import { targetEnv } from "../sandbox/identity/target-env.js";
 import { chooseIdentity, UserLease, type TargetIdentity } from "../sandbox/identity/target-user.js";
@@ -95,6 +98,27 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     expect(processesOf(lease.user!.uid)).toEqual([keep.pid]);
     lease.release();
     expect(processesOf(lease.user!.uid)).toEqual([]);
+  });
+
+  test("a lock that names no grade (empty, as one half made would be) is held: its id is neither cleared nor lent", () => {
+    const id = RANGE.first + 15;
+    fs.writeFileSync(path.join(LOCK_DIR, String(id)), "");
+    try {
+      expect(takeId({ first: id, last: id }, process.pid, "user", identity.gid)).toBeNull();
+      expect(fs.existsSync(path.join(LOCK_DIR, String(id)))).toBe(true);
+    } finally {
+      fs.rmSync(path.join(LOCK_DIR, String(id)));
+    }
+  });
+
+  test("ids taken at once by several processes are all different", async () => {
+    const script = `const { takeId } = require(${JSON.stringify(path.join(work.path, "ids.cjs"))}); const got = []; for (let i = 0; i < 5; i++) got.push(takeId({ first: ${RANGE.first}, last: ${RANGE.last} }, ${process.pid}, "user", ${identity.gid})); console.log(JSON.stringify(got));`;
+    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/ids.ts")], bundle: true, platform: "node", format: "cjs", outfile: path.join(work.path, "ids.cjs"), logLevel: "silent" });
+    const runs = await Promise.all([0, 1, 2].map(() => execa(process.execPath, ["-e", script])));
+    const ids = runs.flatMap((r) => JSON.parse(r.stdout) as (number | null)[]).filter((id) => id !== null);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).toHaveLength(new Set(ids).size);
+    for (const id of ids) returnId(id);
   });
 
   test("the ids of a grade that is gone are lent again, and what ran under them is ended first", async () => {

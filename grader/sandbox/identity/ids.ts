@@ -52,15 +52,22 @@ function lockFile(id: number): string {
 }
 
 function readLock(id: number): Lock | null {
+  let text: string;
   try {
-    const [pid, kind] = fs.readFileSync(lockFile(id), "utf8").trim().split(" ");
-    return { gradePid: Number(pid), kind: kind === "group" ? "group" : "user" };
+    text = fs.readFileSync(lockFile(id), "utf8");
   } catch {
     return null;
   }
+  const [pid, kind] = text.trim().split(" ");
+  // A lock that does not read as one (written by hand, say) is held: never cleared, never lent.
+  return { gradePid: /^\d+$/.test(pid ?? "") ? Number(pid) : UNKNOWN_HOLDER, kind: kind === "group" ? "group" : "user" };
 }
 
+/** The holder of a lock that names none: counted as alive. */
+const UNKNOWN_HOLDER = -1;
+
 function alive(pid: number): boolean {
+  if (pid === UNKNOWN_HOLDER) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -105,14 +112,26 @@ export function takeId(range: IdRange, gradePid: number, kind: Lock["kind"], gid
       if (lock.kind === "user") killEveryProcessOf({ uid: id, gid });
       fs.rmSync(lockFile(id), { force: true });
     } else if (processesOf(id).length > 0) continue; // somebody else's, whatever the databases say
-    try {
-      fs.writeFileSync(lockFile(id), `${gradePid} ${kind}\n`, { flag: "wx", mode: 0o600 });
-      return id;
-    } catch {
-      continue; // another grade took it first
-    }
+    if (lockWith(id, `${gradePid} ${kind}\n`)) return id;
   }
   return null;
+}
+
+/**
+ * Makes the lock of `id` holding `text`, whole or not at all: written to a file of its own, then
+ * linked to the lock's name (a link fails when the name exists), so nobody ever reads a lock half made.
+ */
+function lockWith(id: number, text: string): boolean {
+  const own = path.join(LOCK_DIR, `.${id}.${process.pid}.${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(own, text, { mode: 0o600 });
+  try {
+    fs.linkSync(own, lockFile(id));
+    return true;
+  } catch {
+    return false; // another grade took it first
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
 }
 
 /** Gives an id back. */

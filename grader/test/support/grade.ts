@@ -64,6 +64,8 @@ export interface Fixture {
   note?: string;
   /** The checks it must not pass. */
   fails: string[];
+  /** The checks it must not pass when its code runs as a user of its own (as root), when that differs. */
+  failsAsOwnUser?: string[];
   /** `--only` arguments: none for a fixture marked "full", else the deliverables of its file. */
   only: string[];
 }
@@ -77,10 +79,10 @@ export function loadFixtures(root: string, groups: string[]): Fixture[] {
   return groups.flatMap((group) =>
     fs.readdirSync(path.join(root, group)).map((name) => {
       const dir = path.join(root, group, name);
-      const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; full?: boolean };
+      const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; failsAsOwnUser?: string[]; full?: boolean };
       const file = fs.readdirSync(dir).find((f) => f.endsWith(".ts"))!;
       const only = spec.full ? [] : GRADED_BY[file]!.flatMap((d) => ["--only", d]);
-      return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, only };
+      return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, failsAsOwnUser: spec.failsAsOwnUser, only };
     }),
   );
 }
