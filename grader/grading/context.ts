@@ -62,6 +62,8 @@ export class CheckContext {
       onLimit: () => (this.limitHit = true),
     });
     this.sandboxes.push(box);
+    // A check abandoned at its deadline that still runs gets a sandbox that refuses every request.
+    if (this.abandon.signal.aborted) void box.retire();
     return box;
   }
 

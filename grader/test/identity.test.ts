@@ -100,6 +100,22 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     expect(processesOf(lease.user!.uid)).toEqual([]);
   });
 
+  test("a lease given back ends nothing more and gives nothing more: its id may be another lease's by then", () => {
+    const first = UserLease.of(identity);
+    const { uid } = first.user!;
+    first.release();
+    const next = UserLease.of(identity);
+    expect(next.user!.uid).toBe(uid);
+    const sleeper = spawn("sleep", ["30"], { ...next.spawnOptions, stdio: "ignore" });
+    started.push(sleeper.pid!);
+    first.sweep();
+    first.release();
+    expect(processesOf(uid)).toEqual([sleeper.pid]);
+    expect(() => first.handOver(work.path)).toThrow(`the user ${uid} of this lease was given back: its check has ended`);
+    next.release();
+    expect(processesOf(uid)).toEqual([]);
+  });
+
   test("a lock that names no grade (empty, as one half made would be) is held: its id is neither cleared nor lent", () => {
     const id = RANGE.first + 15;
     fs.writeFileSync(path.join(LOCK_DIR, String(id)), "");

@@ -110,6 +110,7 @@ export class UserLease {
    */
   bundle(file: string, dir: string): string {
     if (!this.user) return file;
+    this.mustBeHeld();
     let copy = this.copies.get(file);
     if (!copy) {
       this.folder(dir);
@@ -126,6 +127,7 @@ export class UserLease {
   /** Gives `target` and everything below it to this user (the grader made them; the target writes there). */
   handOver(target: string): void {
     if (!this.user) return;
+    this.mustBeHeld();
     const { uid, gid } = this.user;
     const walk = (p: string) => {
       const stat = fs.lstatSync(p);
@@ -135,9 +137,12 @@ export class UserLease {
     walk(target);
   }
 
-  /** Ends every process of this user but `except` (processes the grader still uses). */
+  /**
+   * Ends every process of this user but `except` (processes the grader still uses). Nothing once
+   * the id was given back: it may be another lease's by then.
+   */
   sweep(except: number[] = []): void {
-    if (!this.user) return;
+    if (!this.user || this.released) return;
     if (except.length === 0) return killEveryProcessOf(this.user);
     for (let round = 0; round < 50; round++) {
       const left = processesOf(this.user.uid).filter((pid) => !except.includes(pid));
@@ -150,6 +155,11 @@ export class UserLease {
         }
       }
     }
+  }
+
+  /** Refuses to give anything to an id given back (a check abandoned at its deadline may still run). */
+  private mustBeHeld(): void {
+    if (this.released) throw new Error(`the user ${this.user!.uid} of this lease was given back: its check has ended`);
   }
 
   /** Ends every process of this user and gives its id back; later calls do nothing. */
