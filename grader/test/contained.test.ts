@@ -4,6 +4,7 @@
 // nothing, and one that leaves processes behind has them ended between scenarios and at the end.
 // Not as root (a student's laptop), it runs as the grader's user, and the report says so.
 import { execa } from "execa";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -105,6 +106,30 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     expect(own.report!.score).toBe(own.report!.maxScore);
     expect(comparable(own.report!)).toEqual(comparable(again.report!));
     expect(same(own.report!)).toEqual(same(shared.report!));
+  });
+
+  test("a grade run by an ordinary user runs the code as that user, says why in the report, and scores as root does", async () => {
+    // A copy of the repository that belongs to `nobody`, graded by `nobody`: a student's laptop.
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "contained-nobody-"));
+    try {
+      fs.chmodSync(home, 0o755);
+      const repo = path.join(home, "repo");
+      fs.cpSync(REPO_ROOT, repo, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](\.git|\.grade)$/.test(from) });
+      spawnSync("chown", ["-R", "65534:65534", home]);
+      const json = path.join(home, "report.json");
+      const run = await execa(process.execPath, [path.join(repo, "grader/cli/launch.mjs"), "--target", "solution", "--only", "phase1", "--json", json], {
+        cwd: repo, uid: 65534, gid: 65534, reject: false, env: { HOME: home, NO_COLOR: "1" }, extendEnv: false,
+      });
+      expect(run.stderr).toBe("");
+      const asNobody = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
+      expect(asNobody.targetUser).toEqual({ separate: false, root: false, why: "the grader does not run as root" });
+      expect(run.stdout).not.toContain("Note: the submitted code ran");
+      const asRoot = await grade(null, ["--target", "solution", "--only", "phase1"]);
+      const same = (r: Report) => comparable({ ...r, targetUser: undefined });
+      expect(same(asNobody)).toEqual(same(asRoot.report!));
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   test("buggy fixtures that run programs, git and real processes lose the same checks with users of their own as with the grader's", async () => {
