@@ -10,7 +10,10 @@ describe("reproducibility", () => {
   test("the whole grade run twice gives identical verdicts, points and messages", async () => {
     const target = await composeTarget(path.join(REPO_ROOT, FIXTURE));
     try {
-      const [a, b] = await Promise.all([grade(target.path), grade(target.path)]);
+      // One after the other: two at once on two cores push the slowest checks (a failing one that
+      // shrinks with real processes) toward their deadline, where what a check got through varies.
+      const a = await grade(target.path);
+      const b = await grade(target.path);
       expect(a.report).not.toBeNull();
       expect(a.report!.deliverables.filter((d) => d.status === "graded" && d.points < d.maxPoints).map((d) => d.id)).toEqual(["phase1", "power-loss", "concurrency", "disk-faults"]);
       expect(comparable(b.report!)).toEqual(comparable(a.report!));

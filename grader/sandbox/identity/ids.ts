@@ -82,21 +82,46 @@ const known = new Map<number, boolean>();
 function namedBySystem(id: number): boolean {
   let named = known.get(id);
   if (named === undefined) {
-    const ask = (db: string) => spawnSync("getent", [db, String(id)], { stdio: "ignore" }).status;
-    const passwd = ask("passwd");
-    // Without getent, the files themselves are read.
-    named = passwd === null ? inFiles(id) : passwd === 0 || ask("group") === 0;
+    if (filesSuffice()) named = inFiles(id);
+    else {
+      const ask = (db: string) => spawnSync("getent", [db, String(id)], { stdio: "ignore" }).status;
+      const passwd = ask("passwd");
+      // Without getent, the files themselves are read.
+      named = passwd === null ? inFiles(id) : passwd === 0 || ask("group") === 0;
+    }
     known.set(id, named);
   }
   return named;
 }
 
-function inFiles(id: number): boolean {
-  for (const file of ["/etc/passwd", "/etc/group"]) {
-    const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-    if (text.split("\n").some((line) => line.split(":")[2] === String(id))) return true;
+let onlyFiles: boolean | undefined;
+
+/**
+ * Whether the account and group databases are the files alone (and systemd's, whose dynamic ids
+ * lie above the range lent here), as in containers and most machines: then no program is asked.
+ * With a directory service (LDAP, SSSD, NIS), each id is asked of getent.
+ */
+function filesSuffice(): boolean {
+  if (onlyFiles === undefined) {
+    const conf = fs.existsSync("/etc/nsswitch.conf") ? fs.readFileSync("/etc/nsswitch.conf", "utf8") : "passwd: files\ngroup: files";
+    const sources = (db: string) => (new RegExp(`^${db}:(.*)$`, "m").exec(conf)?.[1] ?? "files").replace(/\[[^\]]*\]/g, "").trim().split(/\s+/);
+    onlyFiles = [...sources("passwd"), ...sources("group")].every((s) => ["files", "systemd", "compat"].includes(s));
   }
-  return false;
+  return onlyFiles;
+}
+
+/** The files' own lines, read once per process. */
+let fileIds: Set<string> | undefined;
+
+function inFiles(id: number): boolean {
+  if (!fileIds) {
+    fileIds = new Set();
+    for (const file of ["/etc/passwd", "/etc/group"]) {
+      const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+      for (const line of text.split("\n")) if (line.split(":")[2]) fileIds.add(line.split(":")[2]!);
+    }
+  }
+  return fileIds.has(String(id));
 }
 
 /**
