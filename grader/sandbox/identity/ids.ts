@@ -1,11 +1,11 @@
 // Numeric user and group ids lent to one grade at a time. An id is free when no account or group
 // has it, no process runs under it, and no live grade holds it; a grade holds it through a lock
-// file (made with O_EXCL) that names the grade's process, so the ids of a grade that was killed
-// are found, cleared and lent again.
+// file (linked into place whole) that names the grade's process, so the ids of a grade that was
+// killed are found, cleared and lent again.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { killEveryProcessOf, processesOf } from "./processes.js";
+import { killEveryProcessOf, processesByUser, processesOf } from "./processes.js";
 
 /** Where the locks live: a folder only root may enter (checked before any lock is trusted). */
 export const LOCK_DIR = "/tmp/checkpoint-grade-ids";
@@ -188,10 +188,11 @@ export function releaseIdsOf(gradePid: number): void {
 export function strayProcesses(range: IdRange = DEFAULT_IDS): { uid: number; pid: number }[] {
   const held = new Map(heldIds().map((h) => [h.id, h.gradePid]));
   const out: { uid: number; pid: number }[] = [];
-  for (let uid = range.first; uid <= range.last; uid++) {
+  for (const [uid, pids] of processesByUser()) {
+    if (uid < range.first || uid > range.last) continue;
     const holder = held.get(uid);
     if (holder !== undefined && alive(holder)) continue;
-    for (const pid of processesOf(uid)) out.push({ uid, pid });
+    for (const pid of pids) out.push({ uid, pid });
   }
   return out;
 }

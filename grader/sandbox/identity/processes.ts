@@ -3,9 +3,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-/** Process ids of the live processes whose real, effective or saved user id is `uid` (zombies left out). */
-export function processesOf(uid: number): number[] {
-  const out: number[] = [];
+/** The live processes (zombies left out) by user id: each under its real, effective and saved user id. One read of /proc. */
+export function processesByUser(): Map<number, number[]> {
+  const out = new Map<number, number[]>();
   let entries: string[];
   try {
     entries = fs.readdirSync("/proc");
@@ -22,21 +22,29 @@ export function processesOf(uid: number): number[] {
     }
     if (/^State:\s+[ZX]/m.test(status)) continue; // a zombie runs nothing: it waits for its parent
     const ids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status);
-    if (ids && ids.slice(1, 4).some((id) => Number(id) === uid)) out.push(Number(entry));
+    for (const uid of new Set(ids?.slice(1, 4).map(Number))) {
+      if (!out.has(uid)) out.set(uid, []);
+      out.get(uid)!.push(Number(entry));
+    }
   }
   return out;
 }
 
+/** Process ids of the live processes whose real, effective or saved user id is `uid` (zombies left out). */
+export function processesOf(uid: number): number[] {
+  return processesByUser().get(uid) ?? [];
+}
+
 /**
- * Ends every process of `uid` (the caller must be root or that user, and not be one of them):
- * `kill -9 -1` run as that user signals all of its processes in one system call, so one that
- * forks while it is killed is caught too; the list is read again until it is empty.
+ * Ends every process of `uid` but `except` (the caller must be root or that user, and not be one
+ * of them), reading the list again until it is empty. With nothing to spare, `kill -9 -1` run as
+ * that user first signals all of them in one system call, so one that forks meanwhile is caught too.
  */
-export function killEveryProcessOf(user: { uid: number; gid: number }): void {
+export function killEveryProcessOf(user: { uid: number; gid: number }, except: number[] = []): void {
   for (let round = 0; round < 50; round++) {
-    const pids = processesOf(user.uid);
+    const pids = processesOf(user.uid).filter((pid) => !except.includes(pid));
     if (pids.length === 0) return;
-    if (process.getuid?.() === 0) spawnSync("/bin/sh", ["-c", "kill -9 -1"], { uid: user.uid, gid: user.gid, env: {}, stdio: "ignore", cwd: "/" });
+    if (except.length === 0 && process.getuid?.() === 0) spawnSync("/bin/sh", ["-c", "kill -9 -1"], { uid: user.uid, gid: user.gid, env: {}, stdio: "ignore", cwd: "/" });
     for (const pid of pids) signal(pid);
   }
 }

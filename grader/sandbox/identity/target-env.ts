@@ -9,18 +9,12 @@ const SYSTEM_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin
 
 let gitFolder: string | null | undefined;
 
-/** The folder git is in, when it is not one of the system's (Homebrew, a tool cache). */
+/** The folder git is in, when it is not one of the system's (Homebrew, a tool cache); null otherwise. */
 function gitOutsideSystem(env: NodeJS.ProcessEnv): string | null {
   if (gitFolder === undefined) {
-    gitFolder = null;
-    for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-      if (!dir || SYSTEM_PATH.includes(dir)) continue;
-      if (fs.existsSync(path.join(dir, process.platform === "win32" ? "git.exe" : "git"))) {
-        gitFolder = dir;
-        break;
-      }
-    }
-    if (SYSTEM_PATH.some((dir) => fs.existsSync(path.join(dir, "git")))) gitFolder = null;
+    const git = process.platform === "win32" ? "git.exe" : "git";
+    const inSystem = SYSTEM_PATH.some((dir) => fs.existsSync(path.join(dir, git)));
+    gitFolder = inSystem ? null : ((env.PATH ?? "").split(path.delimiter).find((dir) => dir && fs.existsSync(path.join(dir, git))) ?? null);
   }
   return gitFolder;
 }

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { idRange, lockFolderProblem, releaseIdsOf, returnId, takeId, type IdRange } from "./ids.js";
-import { killEveryProcessOf, processesOf } from "./processes.js";
+import { killEveryProcessOf } from "./processes.js";
 
 /** How a grade runs submitted code; decided once, in the grade's main process, and handed to every check. */
 export type TargetIdentity =
@@ -22,14 +22,19 @@ export interface TargetUser {
 
 /** Whether grades here run submitted code as users of their own (root on Linux, not turned off): the folders to keep from them are then closed. */
 export function gradesAsRoot(env: NodeJS.ProcessEnv = process.env): boolean {
-  return process.platform === "linux" && process.getuid?.() === 0 && !/^(off|0|false|no)$/i.test(env.GRADE_SANDBOX_USER ?? "");
+  return process.platform === "linux" && process.getuid?.() === 0 && !turnedOff(env);
+}
+
+/** `GRADE_SANDBOX_USER=off` (or 0, false, no): the instructor asked for the grader's own user. */
+function turnedOff(env: NodeJS.ProcessEnv): boolean {
+  return /^(off|0|false|no)$/i.test(env.GRADE_SANDBOX_USER ?? "");
 }
 
 /** Decides how the grade runs submitted code; `shared` are the scratch folders its processes must enter. */
 export function chooseIdentity(shared: string[], env: NodeJS.ProcessEnv = process.env): TargetIdentity {
   if (process.platform !== "linux") return { separate: false, why: "a separate user for submitted code is made on Linux only" };
   if (process.getuid?.() !== 0) return { separate: false, why: "the grader does not run as root" };
-  if (/^(off|0|false|no)$/i.test(env.GRADE_SANDBOX_USER ?? "")) return { separate: false, why: "GRADE_SANDBOX_USER=off" };
+  if (turnedOff(env)) return { separate: false, why: "GRADE_SANDBOX_USER=off" };
   let range: IdRange;
   try {
     range = idRange(env.GRADE_SANDBOX_IDS);
@@ -143,18 +148,7 @@ export class UserLease {
    */
   sweep(except: number[] = []): void {
     if (!this.user || this.released) return;
-    if (except.length === 0) return killEveryProcessOf(this.user);
-    for (let round = 0; round < 50; round++) {
-      const left = processesOf(this.user.uid).filter((pid) => !except.includes(pid));
-      if (left.length === 0) return;
-      for (const pid of left) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    }
+    killEveryProcessOf(this.user, except);
   }
 
   /** Refuses to give anything to an id given back (a check abandoned at its deadline may still run). */
