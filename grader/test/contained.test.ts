@@ -14,7 +14,7 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { strayProcesses } from "../sandbox/identity/ids.js";
-import { comparable, composeTarget, grade, notPassed } from "./support/grade.js";
+import { comparable, composeTarget, grade, notPassed, notPassedWhy } from "./support/grade.js";
 import { parseCsv } from "./support/batch.js";
 
 const CONTAINED = path.join(REPO_ROOT, "grader/fixtures/contained");
@@ -158,7 +158,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
       const runner = { CLASSROOM: "c", ASSIGNMENT: "a", SUBMISSION_TAG: "submit/1", COMMIT_URL: "https://example.invalid/c", RELEASE_URL: "https://example.invalid/r", OWNER: "o" };
       // Phase 2 runs beside it, with bundles that hold the reference's checkpoint.ts.
       const run = await grade(target.path, ["--only", "phase1.absent", "--only", "phase1.killed-process", "--only", "phase2.complete-run", ...files.flat()], REPO_ROOT, runner);
-      expect(notPassed(run.report!)).toEqual([]);
+      expect(notPassedWhy(run.report!)).toEqual({});
       const texts = [run.stdout, run.stderr, JSON.stringify(run.report), ...files.map(([, file]) => fs.readFileSync(file!, "utf8"))];
       const leaked = referenceLines([path.join(CONTAINED, "reads-reference/checkpoint.ts")]).filter((line) => texts.some((t) => t.includes(line)));
       expect(leaked).toEqual([]);
@@ -204,7 +204,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     for (const name of written()) fs.rmSync(path.join("/tmp", name)); // an earlier run's, not this grade's
     try {
       const run = await grade(target.path, ["--only", "phase1", "--only", "concurrency.two-writers"]);
-      expect(notPassed(run.report!)).toEqual([]);
+      expect(notPassedWhy(run.report!)).toEqual({});
       expect(strayProcesses()).toEqual([]);
       await new Promise((resolve) => setTimeout(resolve, 7_000)); // each would have written 6 s after it started
       expect(written()).toEqual([]);

@@ -41,11 +41,17 @@ export function processesOf(uid: number): number[] {
  * that user first signals all of them in one system call, so one that forks meanwhile is caught too.
  */
 export function killEveryProcessOf(user: { uid: number; gid: number }, except: number[] = []): void {
-  for (let round = 0; round < 50; round++) {
+  const deadline = Date.now() + KILL_WAIT_MS;
+  for (let round = 0; ; round++) {
     const pids = processesOf(user.uid).filter((pid) => !except.includes(pid));
-    if (pids.length === 0) return;
-    if (except.length === 0 && process.getuid?.() === 0) spawnSync("/bin/sh", ["-c", "kill -9 -1"], { uid: user.uid, gid: user.gid, env: {}, stdio: "ignore", cwd: "/" });
-    for (const pid of pids) signal(pid);
+    if (pids.length === 0 || Date.now() > deadline) return;
+    // A killed process stays in /proc until the kernel has run its exit: on a loaded machine, for
+    // milliseconds. Signal again only now and then; in between, wait for the exits.
+    if (round % 10 === 0) {
+      if (except.length === 0 && process.getuid?.() === 0) spawnSync("/bin/sh", ["-c", "kill -9 -1"], { uid: user.uid, gid: user.gid, env: {}, stdio: "ignore", cwd: "/" });
+      for (const pid of pids) signal(pid);
+    }
+    pause(2);
   }
 }
 
@@ -55,11 +61,28 @@ export function killEveryProcessOf(user: { uid: number; gid: number }, except: n
  */
 export function killOthersOfMyUser(): void {
   if (!process.getuid || process.getuid() === 0) return;
-  try {
-    process.kill(-1, "SIGKILL");
-  } catch {
-    // ESRCH: there was none
+  const me = process.getuid();
+  const deadline = Date.now() + KILL_WAIT_MS;
+  for (let round = 0; ; round++) {
+    // Returning before they have exited would let one of them act in the next scenario.
+    if (!processesOf(me).some((pid) => pid !== process.pid) || Date.now() > deadline) return;
+    if (round % 10 === 0) {
+      try {
+        process.kill(-1, "SIGKILL");
+      } catch {
+        // ESRCH: there was none
+      }
+    }
+    pause(2);
   }
+}
+
+/** How long an end of processes waits for them to exit before it gives up on the stragglers. */
+const KILL_WAIT_MS = 5_000;
+
+/** Blocks the thread for `ms` milliseconds (these run between scenarios, where nothing else may run). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function signal(pid: number): void {

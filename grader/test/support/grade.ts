@@ -45,6 +45,11 @@ export function notPassed(report: Report): string[] {
   return report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => c.id)).sort();
 }
 
+/** Each check that did not pass, with its message: what a test that expects none shows when one fails. */
+export function notPassedWhy(report: Report): Record<string, string> {
+  return Object.fromEntries(report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => [c.id, c.message ?? c.status])));
+}
+
 /** The report without what legitimately varies between runs (duration, target name, measured times). */
 export function comparable(report: Report): unknown {
   const deliverables = report.deliverables.map((d) => ({
