@@ -46,10 +46,13 @@ const WORDS = ["rename", "fsync", "journal", "crash", "resume", "atomic", "repla
 
 let sink: SideEffectSink = fileSink(process.env.LAB_SIDE_EFFECTS ?? "side-effects.jsonl");
 
-/** The lab's task: 10 steps over a prompt (another prompt gives another run, for session diffing). */
+/** How many steps the lab's task has. */
+export const TASK_STEPS = 10;
+
+/** The lab's task: TASK_STEPS steps over a prompt (another prompt gives another run, for session diffing). */
 export function labTask(options: { prompt?: string; steps?: number } = {}): Task<LabState> {
   const prompt = options.prompt ?? DEFAULT_PROMPT;
-  const steps = options.steps ?? 10;
+  const steps = options.steps ?? TASK_STEPS;
   return {
     id: `lab-task:${stateDigest(prompt).slice(0, 8)}`,
     steps,
@@ -102,7 +105,7 @@ export function fileSink(file: string): SideEffectSink {
 /** The states of a crash-free run: `states[s]` is the state after step s, `states[0]` the initial one. */
 export function expectedStates(options: { prompt?: string; steps?: number } = {}): LabState[] {
   const states = [initialState(options.prompt ?? DEFAULT_PROMPT)];
-  for (let step = 1; step <= (options.steps ?? 10); step++) {
+  for (let step = 1; step <= (options.steps ?? TASK_STEPS); step++) {
     const state = states[step - 1]!;
     states.push(advance(step, state, stateDigest(state)));
   }

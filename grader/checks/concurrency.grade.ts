@@ -1,11 +1,9 @@
-// Beyond the handout, concurrent writers: grades the target's checkpoint.ts with several real
-// processes saving the same checkpoint at once, in orders a scheduler chooses (concurrency/).
+// The vitest entry that grades concurrency: its checks are in grader/checks/concurrency/, its files and points in grader/rubric.json.
 import { afterAll } from "vitest";
-import { gradeDeliverable } from "../grading/harness.js";
-import { threeWriters } from "./concurrency/three-writers.js";
-import { twoWriters } from "./concurrency/two-writers.js";
 import { closeWorlds } from "./concurrency/world-of.js";
+import { gradeDeliverable } from "../grading/harness.js";
+import { concurrency } from "./concurrency/index.js";
 
-gradeDeliverable("concurrency", { main: "checkpoint" }, [twoWriters, threeWriters]);
+gradeDeliverable(concurrency);
 // The writer processes are shared by both checks: they end with the deliverable.
 afterAll(closeWorlds);

@@ -1,8 +1,5 @@
-// Beyond the handout, a disk that says no: grades the target's checkpoint.ts under short writes,
-// a full disk and failed fsyncs (sandbox/disk-faults.ts makes them).
+// The vitest entry that grades disk-faults: its checks are in grader/checks/disk-faults/, its files and points in grader/rubric.json.
 import { gradeDeliverable } from "../grading/harness.js";
-import { diskFull } from "./disk-faults/disk-full.js";
-import { failedFsync } from "./disk-faults/failed-fsync.js";
-import { shortWrites } from "./disk-faults/short-writes.js";
+import { diskFaults } from "./disk-faults/index.js";
 
-gradeDeliverable("disk-faults", { main: "checkpoint" }, [shortWrites, diskFull, failedFsync]);
+gradeDeliverable(diskFaults);

@@ -1,9 +1,5 @@
-// Phase 1, atomic checkpoint: grades the target's checkpoint.ts.
+// The vitest entry that grades phase1: its checks are in grader/checks/phase1/, its files and points in grader/rubric.json.
 import { gradeDeliverable } from "../grading/harness.js";
-import { absent } from "./phase1/absent.js";
-import { crashSafety } from "./phase1/crash-safety.js";
-import { killedProcess } from "./phase1/killed-process.js";
-import { roundTrip } from "./phase1/round-trip.js";
-import { staleTemp } from "./phase1/stale-temp.js";
+import { phase1 } from "./phase1/index.js";
 
-gradeDeliverable("phase1", { main: "checkpoint" }, [roundTrip, absent, crashSafety, staleTemp, killedProcess]);
+gradeDeliverable(phase1);

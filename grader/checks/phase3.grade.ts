@@ -1,8 +1,5 @@
-// Phase 3, three sessions: grades the target's session.ts as a program, each session a real process.
+// The vitest entry that grades phase3: its checks are in grader/checks/phase3/, its files and points in grader/rubric.json.
 import { gradeDeliverable } from "../grading/harness.js";
-import { afterCompletion } from "./phase3/after-completion.js";
-import { killedSession } from "./phase3/killed-session.js";
-import { randomSplits } from "./phase3/random-splits.js";
-import { threeSessions } from "./phase3/three-sessions.js";
+import { phase3 } from "./phase3/index.js";
 
-gradeDeliverable("phase3", { main: "session", earlier: ["runner", "checkpoint"] }, [threeSessions, randomSplits, afterCompletion, killedSession]);
+gradeDeliverable(phase3);

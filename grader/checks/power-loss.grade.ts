@@ -1,7 +1,5 @@
-// Beyond the handout, durable across a power cut: grades the target's checkpoint.ts under the
-// power-loss model (crash/power-loss.ts).
+// The vitest entry that grades power-loss: its checks are in grader/checks/power-loss/, its files and points in grader/rubric.json.
 import { gradeDeliverable } from "../grading/harness.js";
-import { durable } from "./power-loss/durable.js";
-import { neverTorn } from "./power-loss/never-torn.js";
+import { powerLoss } from "./power-loss/index.js";
 
-gradeDeliverable("power-loss", { main: "checkpoint" }, [neverTorn, durable]);
+gradeDeliverable(powerLoss);

@@ -1,8 +1,5 @@
-// Stretch, session diffing: grades the target's diff.ts (with its checkpoint.ts and runner.ts, or
-// the reference's, should it use them).
+// The vitest entry that grades stretch-diff: its checks are in grader/checks/stretch-diff/, its files and points in grader/rubric.json.
 import { gradeDeliverable } from "../grading/harness.js";
-import { firstStep } from "./stretch-diff/first-step.js";
-import { paths } from "./stretch-diff/paths.js";
-import { twoPrompts } from "./stretch-diff/two-prompts.js";
+import { stretchDiff } from "./stretch-diff/index.js";
 
-gradeDeliverable("stretch-diff", { main: "diff", earlier: ["checkpoint", "runner"] }, [firstStep, paths, twoPrompts]);
+gradeDeliverable(stretchDiff);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { FORMATS, formatOf } from "../report/formats/index.js";
 import { SCHEMA_VERSION, type Report } from "../report/report.js";
 import { loadRubric, type Rubric } from "../rubric.js";
+import { readReport } from "../report/read-report.js";
 import { formatUsage } from "./args.js";
 
 const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
@@ -55,8 +56,10 @@ function main(argv: string[]): number {
   if (outputs.length === 0) return fail(`name at least one format: ${FORMATS.map((f) => f.flag).join(", ")}`);
   let report: Report;
   try {
-    report = JSON.parse(fs.readFileSync(from, "utf8")) as Report;
-  } catch {
+    report = readReport(from);
+  } catch (error) {
+    // A report that is not there, or not one (cut short, from another version): every check is unknown.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") console.error(`report: ${from} is not a grade's report: ${(error as Error).message}`);
     report = missingReport(loadRubric(rubricFile && path.resolve(rubricFile)), only, "The grade did not finish, so this check has no result: read the grading step's log.");
   }
   for (const { flag, file } of outputs) {

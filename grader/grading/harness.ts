@@ -4,7 +4,8 @@ import { SandboxFailure } from "../sandbox/client.js";
 import { formatSeconds } from "../sandbox/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
-import { prepareTarget, type DeliverableFiles, type PreparedTarget } from "./prepare.js";
+import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
+import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
@@ -15,12 +16,26 @@ export interface CheckDefinition {
   run(ctx: CheckContext): Promise<Verdict>;
 }
 
+/** One deliverable as the grader's code defines it: its checks, and what it measures unscored. */
+export interface DeliverableDefinition {
+  /** The manifest's id ("phase2"): the manifest says which files it compiles and what each check is worth. */
+  id: string;
+  checks: CheckDefinition[];
+  measurements?: MeasurementDefinition[];
+}
+
 /** A failed check, so vitest's own view of the run agrees with the report. */
 class CheckFailed extends Error {}
 
-/** Registers the checks of one deliverable (and what it measures unscored); `files` are the target files it compiles. */
-export function gradeDeliverable(deliverable: string, files: DeliverableFiles, checks: CheckDefinition[], measurements: MeasurementDefinition[] = []): void {
+/**
+ * Registers the checks of one deliverable (and what it measures unscored). The files it compiles
+ * come from the manifest, whose checks must be exactly these.
+ */
+export function gradeDeliverable(definition: DeliverableDefinition): void {
+  const { id: deliverable, checks, measurements = [] } = definition;
   const config = inject("grade");
+  assertChecksMatchManifest(config.rubric, deliverable, checks.map((c) => c.id));
+  const files = deliverableModules(config.rubric, deliverable);
   describe.concurrent(deliverable, () => {
     let target: PreparedTarget;
     beforeAll(async () => {

@@ -12,7 +12,8 @@ export class VerdictCollector implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     for (const module of testModules) {
-      for (const error of module.errors()) this.errors.push(error.stack ?? error.message);
+      // A disagreement of the manifest and the code is told in their terms; any other error with its stack.
+      for (const error of module.errors()) this.errors.push(error.name === "ManifestError" ? error.message : (error.stack ?? error.message));
       for (const test of module.children.allTests()) {
         const { check, measurement } = test.meta();
         if (check) this.verdicts.push(check);

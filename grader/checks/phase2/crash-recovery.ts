@@ -71,7 +71,7 @@ export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: 
   }
   // A last run that threw is the story; then what the record shows; then what the last run returned.
   if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${held([...effectsBefore(crashes), ...lastEffects])})`;
-  return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, 10);
+  return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, STEPS);
 }
 
 /** "Run 1 was killed at the boundary after step 6 (right after renameSync(...))." for each crash. */

@@ -26,7 +26,7 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
   const found = await findCounterexample(
     ctx,
     // Each run before the last: a step budget (or none) and where in that run the crash lands.
-    fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: STEPS }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
     async (schedule) => {
       const crashes: Crash[] = [];
       for (const { budget, at } of schedule) {

@@ -4,8 +4,11 @@
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
-import { judgeRecord, type Done } from "./ledger.js";
+import { STEPS, judgeRecord, type Done } from "./ledger.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
+
+/** The step the first process is killed entering: the handout's scenario. */
+const KILLED_AT = 6;
 
 export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
@@ -21,27 +24,33 @@ export const killedAtStep6: CheckDefinition = {
         kill,
       });
 
-    const first = await run({ enterStep: 6 });
+    const first = await run({ enterStep: KILLED_AT });
     ctx.countCrashStates(1);
     if (first.signal !== "SIGKILL") {
-      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(first.results[0]!, 10));
-      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(6), but it never did${how ? `: ${how}` : ""}.`);
+      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(first.results[0]!, STEPS));
+      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${KILLED_AT}), but it never did${how ? `: ${how}` : ""}.`);
     }
     const second = await run();
     const problem = unfinished(second, "runTask");
     const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
-    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, 10);
+    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, STEPS);
     if (!verdict) return ctx.passed();
-    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: ${verdict}.`);
+    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${KILLED_AT}). Process 2 ran runTask again: ${verdict}.`);
   },
 };
 
-/** Steps 1-5 must be run by the first process and 6-10 by the second. */
+/** Steps 1-5 must be run by the first process and 6 to the last by the second. */
 function stepsByRun(record: Done[]): string | null {
   const first = record.filter((d) => d.run === 1).map((d) => d.step);
   const second = record.filter((d) => d.run === 2).map((d) => d.step);
-  if (first.join() === "1,2,3,4,5" && second.join() === "6,7,8,9,10") return null;
-  return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10]`;
+  const wanted = [steps(1, KILLED_AT - 1), steps(KILLED_AT, STEPS)];
+  if (first.join() === wanted[0]!.join() && second.join() === wanted[1]!.join()) return null;
+  return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
+}
+
+/** The steps `from` to `to`, in order. */
+function steps(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, k) => from + k);
 }

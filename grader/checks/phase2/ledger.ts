@@ -1,9 +1,10 @@
 // Judging a task run from the lab's side-effect record alone: which steps ran, how often, on what
 // state. The runner's own file operations are never counted or ordered.
-import { expectedDigests } from "../../../lab/task.js";
+import { TASK_STEPS, expectedDigests } from "../../../lab/task.js";
 import type { Effect, Trace } from "../../crash/trace.js";
 
-export const STEPS = 10;
+/** The task's step count, under the name the judging uses. */
+export const STEPS = TASK_STEPS;
 const EXPECTED = expectedDigests();
 
 /** A side effect performed (runStep finished), with the run it happened in (1 = the first process). */

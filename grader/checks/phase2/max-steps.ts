@@ -38,7 +38,7 @@ export const maxSteps: CheckDefinition = {
         const problem = judgeRecord(all);
         return problem && `${story}: ${problem}.`;
       },
-      { numRuns: 12, examples: [[4, 4, 2], [10], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
+      { numRuns: 12, examples: [[4, 4, 2], [STEPS], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
     );
     return found ? ctx.failed(found.story, found.path) : ctx.passed();
   },

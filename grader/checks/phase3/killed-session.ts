@@ -8,6 +8,7 @@ import { fraction } from "../../grading/states.js";
 import { normaliseName } from "../../crash/describe.js";
 import { judgeRecord } from "../phase2/ledger.js";
 import { SessionFolder, checkSession } from "./sessions.js";
+import { TASK_STEPS } from "../../../lab/task.js";
 
 export const killedSession: CheckDefinition = {
   id: "phase3.killed-session",
@@ -15,7 +16,7 @@ export const killedSession: CheckDefinition = {
     // How many changes to the disk a whole session makes, so the kills can land on any of them.
     const probe = new SessionFolder(ctx);
     const whole = await probe.run();
-    const problem = checkSession(whole, 10);
+    const problem = checkSession(whole, TASK_STEPS);
     if (problem) return ctx.failed(`A session with no --max-steps, run to the end without a crash: ${problem}.`);
     if (!whole.changes) return ctx.failed("A session with no --max-steps, run to the end, made no change to the disk at all: it never wrote a checkpoint.");
     const changes = whole.changes;
@@ -33,7 +34,7 @@ export const killedSession: CheckDefinition = {
         if (killed.signal !== "SIGKILL") return `${story}, but it was not killed there: it made fewer changes this time.`;
         const last = folder.record().at(-1);
         const resumed = await folder.run();
-        const again = checkSession(resumed, 10);
+        const again = checkSession(resumed, TASK_STEPS);
         if (again) return `${story}. Started again: ${again}.`;
         // A kill after step s's side effect and before its checkpoint may run step s again, once.
         const extra: number[] = [];

@@ -3,12 +3,13 @@ import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { runSplit } from "./splits.js";
+import { TASK_STEPS } from "../../../lab/task.js";
 
-/** Three positive budgets that add up to 10. */
+/** Three positive budgets that add up to the task's steps. */
 const splits = fc
-  .tuple(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 8 }))
-  .filter(([a, b]) => a + b <= 9)
-  .map(([a, b]) => [a, b, 10 - a - b]);
+  .tuple(fc.integer({ min: 1, max: TASK_STEPS - 2 }), fc.integer({ min: 1, max: TASK_STEPS - 2 }))
+  .filter(([a, b]) => a + b <= TASK_STEPS - 1)
+  .map(([a, b]) => [a, b, TASK_STEPS - a - b]);
 
 export const randomSplits: CheckDefinition = {
   id: "phase3.random-splits",

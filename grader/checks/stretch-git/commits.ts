@@ -6,6 +6,7 @@ import type { Step } from "../../sandbox/protocol.js";
 import { doneEffects, judgeRecord } from "../phase2/ledger.js";
 import { checkRunResult, restart, runTaskStep } from "../phase2/task-run.js";
 import { GIT_SETUP, judgeHistory } from "./git-setup.js";
+import { TASK_STEPS } from "../../../lab/task.js";
 
 /** The step budgets of the runs after the first check: the handout's three sessions. */
 const SESSIONS = [4, 4, 2];
@@ -17,8 +18,8 @@ export const gitCommits: CheckDefinition = {
     const { module, checkpoint, inspectGit } = GIT_SETUP;
     const whole = await box.run(module, { steps: [runTaskStep(undefined, checkpoint)], inspectGit });
     const r = whole.results[0]!;
-    const problem = r.status !== "returned" ? checkRunResult(r, 10) : (judgeRecord(doneEffects(whole.effects, 1)) ?? checkRunResult(r, 10) ?? judgeHistory(whole.git, 10));
-    if (problem) return ctx.failed(`runTask (git-checkpoint.ts) ran the 10-step task once, with no crash, in an empty folder: ${problem}.`);
+    const problem = r.status !== "returned" ? checkRunResult(r, TASK_STEPS) : (judgeRecord(doneEffects(whole.effects, 1)) ?? checkRunResult(r, TASK_STEPS) ?? judgeHistory(whole.git, TASK_STEPS));
+    if (problem) return ctx.failed(`runTask (git-checkpoint.ts) ran the ${TASK_STEPS}-step task once, with no crash, in an empty folder: ${problem}.`);
 
     const steps: Step[] = SESSIONS.flatMap((b) => [restart, runTaskStep(b, checkpoint)]);
     const split = await box.run(module, { steps, inspectGit });
@@ -29,7 +30,7 @@ export const gitCommits: CheckDefinition = {
       const wrong = checkRunResult(result, done);
       if (wrong) return ctx.failed(`${story}: in run ${i + 1}, ${wrong}.`);
     }
-    const wrong = judgeRecord(doneEffects(split.effects, 1), [], "run") ?? judgeHistory(split.git, 10);
+    const wrong = judgeRecord(doneEffects(split.effects, 1), [], "run") ?? judgeHistory(split.git, TASK_STEPS);
     return wrong ? ctx.failed(`${story}: ${wrong}.`) : ctx.passed();
   },
 };

@@ -13,14 +13,15 @@ import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../pha
 import { doneEffects } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
+import { TASK_STEPS } from "../../../lab/task.js";
 
 const TITLE = "File checkpoint vs git checkpoint (reported, not scored)";
 
 /** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 3;
 /** The steps whose checkpoints are crashed, the same for both (every kind of point in each). */
-const CRASHED_STEPS = [1, 4, 7, 10];
-const STEPS = 10;
+const STEPS = TASK_STEPS;
+const CRASHED_STEPS = [1, 4, 7, STEPS];
 
 /** Where, in each step's checkpoint, a crash point lies. */
 const KINDS = ["state write", "before commit", "inside commit", "after commit"] as const;

@@ -6,6 +6,8 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import type { Report } from "../../report/report.js";
+import { readReport } from "../../report/read-report.js";
+import { deliverablesOfFile, loadRubric } from "../../rubric.js";
 
 export interface GradeRun {
   exitCode: number;
@@ -25,7 +27,8 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
       reject: false,
       env: { NO_COLOR: "1", ...env },
     });
-    const report = fs.existsSync(json) ? (JSON.parse(fs.readFileSync(json, "utf8")) as Report) : null;
+    // Every report a test reads must match the report's schema.
+    const report = fs.existsSync(json) ? readReport(json) : null;
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), report };
   } finally {
     await cleanup();
@@ -59,8 +62,6 @@ export function comparable(report: Report): unknown {
   return { ...report, target: "", deliverables, stats: { ...report.stats, durationMs: 0 } };
 }
 
-/** The deliverables that grade each target file. */
-const GRADED_BY: Record<string, string[]> = { "checkpoint.ts": ["phase1", "power-loss", "concurrency", "disk-faults"], "runner.ts": ["phase2"], "session.ts": ["phase3"], "git-checkpoint.ts": ["stretch-git"], "diff.ts": ["stretch-diff"] };
 
 export interface Fixture {
   /** "phase1/write-in-place" */
@@ -81,12 +82,13 @@ export interface Fixture {
  * keeps the suite to minutes (the fallback to reference files is the same for all of them).
  */
 export function loadFixtures(root: string, groups: string[]): Fixture[] {
+  const rubric = loadRubric();
   return groups.flatMap((group) =>
     fs.readdirSync(path.join(root, group)).map((name) => {
       const dir = path.join(root, group, name);
       const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; failsAsOwnUser?: string[]; full?: boolean };
       const file = fs.readdirSync(dir).find((f) => f.endsWith(".ts"))!;
-      const only = spec.full ? [] : GRADED_BY[file]!.flatMap((d) => ["--only", d]);
+      const only = spec.full ? [] : deliverablesOfFile(rubric, file).flatMap((d) => ["--only", d]);
       return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, failsAsOwnUser: spec.failsAsOwnUser, only };
     }),
   );

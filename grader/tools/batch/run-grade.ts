@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import type { Report } from "../../report/report.js";
+import { readReport } from "../../report/read-report.js";
 import { formatSeconds } from "../../sandbox/limits.js";
 import { releaseIdsOf } from "../../sandbox/identity/ids.js";
 
@@ -62,7 +63,7 @@ export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   // A grade killed before its end left its targets' users behind (other sessions, other process groups).
   if (pid !== undefined) releaseIdsOf(pid);
   if (pid !== undefined) running.delete(pid);
-  const report = readReport(req.json);
+  const report = readReportOrNull(req.json);
   if (stopped) return { report: null, error: `the grade did not finish within ${formatSeconds(req.wallMs)} and was stopped` };
   if (result.exitCode === 0 || result.exitCode === 1) return report ? { report } : { report, error: `the grade wrote no report (exit code ${result.exitCode})` };
   if (result.exitCode === 2) return { report, error: report ? errorChecks(report) : firstLines(String(result.stderr), req) };
@@ -84,9 +85,9 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {} // the group has ended
 }
 
-function readReport(file: string): Report | null {
+function readReportOrNull(file: string): Report | null {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as Report;
+    return readReport(file);
   } catch {
     return null;
   }

@@ -1,0 +1,110 @@
+// The lab's manifest (grader/rubric.json): it validates against its schema, it and the grader's
+// code define the same checks, every file and folder it implies exists, and the README's tables
+// say what it says. Runs in seconds.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { DELIVERABLES } from "../checks/index.js";
+import { REPO_ROOT } from "../paths.js";
+import { assertChecksMatchManifest, deliverableModules, deliverablesOfFile, loadRubric, type Rubric } from "../rubric.js";
+import { assertMatchesSchema } from "../schemas.js";
+
+const rubric = loadRubric();
+const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+const exists = (relative: string) => fs.existsSync(path.join(REPO_ROOT, relative));
+
+describe("the manifest and the grader's code", () => {
+  test("each deliverable the code defines is in the manifest with exactly the checks the code defines, and the other way round", () => {
+    expect(DELIVERABLES.map((d) => d.id).sort()).toEqual(rubric.deliverables.map((d) => d.id).sort());
+    for (const d of DELIVERABLES) expect(() => assertChecksMatchManifest(rubric, d.id, d.checks.map((c) => c.id))).not.toThrow();
+  });
+
+  test("a check the code defines that the manifest lacks, and one the manifest lists that the code lacks, are errors that name them", () => {
+    const phase1 = DELIVERABLES.find((d) => d.id === "phase1")!;
+    const ids = phase1.checks.map((c) => c.id);
+    expect(() => assertChecksMatchManifest(rubric, "phase1", [...ids, "phase1.extra"])).toThrow(/defines the check phase1\.extra, which the rubric does not list under phase1/);
+    expect(() => assertChecksMatchManifest(rubric, "phase1", ids.slice(1))).toThrow(new RegExp(`lists the check ${ids[0]!.replace(".", "\\.")}, which the grader does not define`));
+  });
+
+  test("each deliverable's entry, checks folder, student file, reference file and fixtures folder exist under the names the manifest implies", () => {
+    for (const d of rubric.deliverables) {
+      const wanted = [`grader/checks/${d.id}.grade.ts`, `grader/checks/${d.id}/index.ts`, `starter/${d.file}`, `solution/${d.file}`, `grader/fixtures/${d.id}`];
+      expect(wanted.filter((f) => !exists(f)), d.id).toEqual([]);
+    }
+  });
+
+  test("a deliverable compiles its own file and the files of the deliverables it builds on, in the manifest's order", () => {
+    expect(deliverableModules(rubric, "phase1")).toEqual({ main: "checkpoint", earlier: [] });
+    expect(deliverableModules(rubric, "phase3")).toEqual({ main: "session", earlier: ["runner", "checkpoint"] });
+    expect(deliverablesOfFile(rubric, "checkpoint.ts")).toEqual(["phase1", "power-loss", "concurrency", "disk-faults"]);
+  });
+});
+
+describe("the README's tables say what the manifest says", () => {
+  test("the table of deliverables has each enabled deliverable with its file, points and kind", () => {
+    const rows = [...readme.matchAll(/^\| `([a-z0-9-]+)` [^|]*\| `([a-z0-9-]+\.ts)` \| (\d+)(, bonus)? \|$/gm)].map((m) => [m[1], m[2], Number(m[3]), m[4] ? "bonus" : "core"]);
+    const manifest = rubric.deliverables.filter((d) => d.enabled).map((d) => [d.id, d.file, d.checks.reduce((n, c) => n + c.points, 0), d.kind]);
+    const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(rows.sort(byId)).toEqual(manifest.sort(byId));
+  });
+
+  test("every check's row has the manifest's points, and every check has a row", () => {
+    const rows = new Map([...readme.matchAll(/^\| `([a-z0-9-]+\.[a-z0-9-]+)` \| (\d+) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
+    const manifest = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.points] as const)));
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(manifest));
+  });
+});
+
+describe("the manifest's schema", () => {
+  const broken = (edit: (r: Rubric) => void): unknown => {
+    const copy = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/rubric.json"), "utf8")) as Rubric;
+    edit(copy);
+    return copy;
+  };
+
+  test("the shipped manifest validates", () => {
+    expect(() => assertMatchesSchema("rubric", JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/rubric.json"), "utf8")), "rubric")).not.toThrow();
+  });
+
+  test("a wrong manifest is refused with the field that is wrong, named by its path and id", () => {
+    const cases: [string, (r: Rubric) => void, string][] = [
+      ["points missing", (r) => delete (r.deliverables[0]!.checks[1] as Partial<Rubric["deliverables"][0]["checks"][0]>).points, 'rubric: deliverables[0] (phase1).checks[1] (phase1.absent) needs "points"'],
+      ["a kind of its own", (r) => ((r.deliverables[1] as { kind: string }).kind = "extra"), 'rubric: deliverables[1] (phase2).kind must be one of "core", "bonus", got "extra"'],
+      ["an unknown key", (r) => Object.assign(r.deliverables[2]!, { weight: 3 }), 'rubric: deliverables[2] (phase3) has an unknown key "weight"'],
+      ["no file", (r) => delete (r.deliverables[0] as Partial<Rubric["deliverables"][0]>).file, 'rubric: deliverables[0] (phase1) needs "file"'],
+      ["a negative limit", (r) => Object.assign(r, { limits: { callMs: -1 } }), "rubric: limits.callMs must be > 0, got -1"],
+    ];
+    for (const [what, edit, message] of cases) expect(() => assertMatchesSchema("rubric", broken(edit), "rubric"), what).toThrow(message);
+  });
+});
+
+describe("a grade with a manifest the code does not match", () => {
+  test("stops with exit 2 and one line that names the check the manifest lacks, without a stack", async () => {
+    const { dir } = await import("tmp-promise");
+    const { grade } = await import("./support/grade.js");
+    const tmp = await dir({ unsafeCleanup: true });
+    try {
+      const lacking = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/rubric.json"), "utf8")) as Rubric;
+      lacking.deliverables[0]!.checks = lacking.deliverables[0]!.checks.filter((c) => c.id !== "phase1.absent");
+      const file = path.join(tmp.path, "rubric.json");
+      fs.writeFileSync(file, JSON.stringify(lacking));
+      const run = await grade(path.join(REPO_ROOT, "solution"), ["--only", "phase1.round-trip", "--rubric", file]);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr.trim()).toBe('grade: the grader could not run:\nthe grader defines the check phase1.absent, which the rubric does not list under phase1: add it (with "points": 0 to leave it unscored)');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
+describe("the report's schema", () => {
+  test("its schemaVersion is the code's SCHEMA_VERSION, and a report missing a check's points is refused naming the check", async () => {
+    const { SCHEMA_VERSION } = await import("../report/report.js");
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/report/report.schema.json"), "utf8")) as { properties: { schemaVersion: { const: number } } };
+    expect(schema.properties.schemaVersion.const).toBe(SCHEMA_VERSION);
+    const check = { id: "phase1.absent", title: "t", status: "passed", maxPoints: 4, crashStates: 0 };
+    const report = { schemaVersion: SCHEMA_VERSION, target: "", seed: 1, score: 0, maxScore: 4, bonus: 0, maxBonus: 0, stats: { crashStates: 0, durationMs: 1 }, deliverables: [{ id: "phase1", title: "t", kind: "core", status: "graded", points: 0, maxPoints: 4, checks: [check] }] };
+    expect(() => assertMatchesSchema("report", report, "report")).toThrow('report: deliverables[0] (phase1).checks[0] (phase1.absent) needs "points"');
+    expect(() => assertMatchesSchema("report", { ...report, deliverables: [{ ...report.deliverables[0], checks: [{ ...check, points: 4 }] }] }, "report")).not.toThrow();
+  });
+});
