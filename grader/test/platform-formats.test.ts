@@ -1,7 +1,11 @@
 // The Classroom 50 and Gradescope formats on made-up reports: whole points from fractional
 // weights, the core score on top with bonus checks beside it, and what a missing variable says.
+import Ajv2020 from "ajv/dist/2020.js";
 import fc from "fast-check";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
 import { classroom50Result } from "../report/formats/classroom50.js";
 import { gradescopeResults } from "../report/formats/gradescope.js";
 import { roundPoints, wholePoints } from "../report/formats/whole-points.js";
@@ -83,6 +87,13 @@ describe("Classroom 50's result.json", () => {
 });
 
 describe("Gradescope's results.json", () => {
+  test("validates against gradescope/results.schema.json, which refuses a status Gradescope does not know", () => {
+    const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "gradescope/results.schema.json"), "utf8")));
+    const results = gradescopeResults(mixed);
+    expect(validate(results), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...results, tests: [{ ...results.tests[0], status: "error" }] })).toBe(false);
+  });
+
   test("the top-level score is the core score; every check is a visible test, bonus ones named so", () => {
     const results = gradescopeResults(mixed);
     expect(results.score).toBe(8);
