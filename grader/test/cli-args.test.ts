@@ -116,6 +116,10 @@ describe("npm run grade's arguments", () => {
     [["-hx"], 'unknown option "-hx"'],
     [["-xh"], 'unknown option "-xh"'],
     [["-h=x"], 'unknown option "-h=x"'],
+    [["-a-b", "--target", "t"], 'unknown option "-a-b"'],
+    [["-h-"], 'unknown option "-h-"'],
+    [["- - "], 'unknown option "- - "'],
+    [["--target", "t", "-x-", "--help"], 'unknown option "-x-"'],
     [["--h"], 'unknown option "--h"'],
     [["--=x"], 'unknown option "--=x"'],
     [["--="], 'unknown option "--="'],
@@ -211,6 +215,8 @@ describe("npm run grade-batch's arguments", () => {
     [["-x"], 'unknown option "-x"'],
     [["-1"], 'unknown option "-1"'],
     [["-hx"], 'unknown option "-hx"'],
+    [["-a-b", "subs"], 'unknown option "-a-b"'],
+    [["-h-", "--help"], 'unknown option "-h-"'],
     [["--h"], 'unknown option "--h"'],
     [["--constructor"], 'unknown option "--constructor"'],
     [["--help", "--bogus"], 'unknown option "--bogus"'],
@@ -334,6 +340,9 @@ ${formatUsage()}`;
     [["-hx"], "-hx needs a value"],
     [["-hx", "y"], 'unknown option "-hx"'],
     [["-x", "-y"], 'unknown option "-x"'],
+    [["-h-"], "-h- needs a value"],
+    [["-a-b", "--help"], "-a-b needs a value"],
+    [["-a-b", "x"], 'unknown option "-a-b"'],
     [["--"], "-- needs a value"],
     [["--", "x"], 'unknown option "--"'],
     [["--", "--help"], "-- needs a value"],
@@ -409,7 +418,7 @@ Writes the student template repository into <dir>, a new or empty folder outside
   });
   afterAll(() => tmp.cleanup());
 
-  test.each([[["--help"]], [["-h"]], [["dir", "--help"]], [["--help", "a", "b"]], [["--", "--help"]], [["-x", "-h"]], [["--help=x", "-h"]]])("%j prints the usage", async (argv) => {
+  test.each([[["--help"]], [["-h"]], [["dir", "--help"]], [["--help", "a", "b"]], [["--", "--help"]], [["-x", "-h"]], [["--help=x", "-h"]], [["-a-b", "--help"]], [["-h-", "-h"]]])("%j prints the usage", async (argv) => {
     expect(await runCommand("../tools/export-student.js", argv)).toMatchObject({ code: 0, stdout: `${USAGE}\n`, stderr: "" });
   });
 
@@ -422,6 +431,8 @@ Writes the student template repository into <dir>, a new or empty folder outside
     [["--", "dir"], `expected one folder, got "--" "dir"\n\n${USAGE}`],
     [["--help=x"], `expected one folder, got "--help=x"\n\n${USAGE}`],
     [["-hx"], `expected one folder, got "-hx"\n\n${USAGE}`],
+    [["-a-b"], `expected one folder, got "-a-b"\n\n${USAGE}`],
+    [["-h-", "dir"], `expected one folder, got "-h-" "dir"\n\n${USAGE}`],
     [["--h"], `expected one folder, got "--h"\n\n${USAGE}`],
     [["--out", "dir"], `expected one folder, got "--out" "dir"\n\n${USAGE}`],
     [["--dir=x"], `expected one folder, got "--dir=x"\n\n${USAGE}`],
