@@ -1,5 +1,6 @@
 // The command line of `npm run grade`: what each flag means and what a wrong one says.
-import { FORMATS, formatOf } from "../report/formats/index.js";
+import { FORMATS } from "../report/formats/index.js";
+import { readWords, unknownOption, valueOf, type Options } from "./command-line.js";
 
 export interface GradeArgs {
   target: string;
@@ -29,34 +30,37 @@ export function formatUsage(): string {
   return FORMATS.map((f) => `  ${`${f.flag} <file>`.padEnd(18)}${f.describe}`).join("\n");
 }
 
-/** Parses the arguments after `npm run grade --`; throws an Error whose message is for the user. */
+const OPTIONS: Options = {
+  target: { type: "string" },
+  json: { type: "string" },
+  rubric: { type: "string" },
+  replay: { type: "string" },
+  only: { type: "string" },
+  seed: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  ...Object.fromEntries(FORMATS.map((f) => [f.flag.slice(2), { type: "string" } as const])),
+};
+
+/** Parses the arguments after `npm run grade --` (`--name value` or `--name=value`); throws an Error whose message is for the user. */
 export function parseArgs(argv: string[]): GradeArgs {
   const args: GradeArgs = { target: "starter", only: [], outputs: [], help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const [name, inline] = flag.startsWith("--") && flag.includes("=") ? [flag.slice(0, flag.indexOf("=")), flag.slice(flag.indexOf("=") + 1)] : [flag, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new Error(`${name} needs a value`);
-      return v;
-    };
-    switch (name) {
-      case "--target": args.target = value(); break;
-      case "--json": args.json = value(); break;
-      case "--rubric": args.rubric = value(); break;
-      case "--replay": args.replay = value(); break;
-      case "--only": args.only.push(...value().split(",").filter(Boolean)); break;
-      case "--seed": {
-        const v = value();
+  for (const word of readWords(argv, OPTIONS, { inline: true })) {
+    if (word.kind !== "option") throw unknownOption(word.arg);
+    switch (word.name) {
+      case "target": args.target = valueOf(word); break;
+      case "json": args.json = valueOf(word); break;
+      case "rubric": args.rubric = valueOf(word); break;
+      case "replay": args.replay = valueOf(word); break;
+      case "only": args.only.push(...valueOf(word).split(",").filter(Boolean)); break;
+      case "seed": {
+        const v = valueOf(word);
         if (v === "random") args.seed = Math.floor(Math.random() * 2 ** 31);
         else if (/^\d+$/.test(v) && Number.isSafeInteger(Number(v))) args.seed = Number(v);
         else throw new Error(`--seed expects a whole number or "random", got ${JSON.stringify(v)}`);
         break;
       }
-      case "--help": case "-h": args.help = true; break;
-      default:
-        if (!formatOf(name)) throw new Error(`unknown option ${JSON.stringify(flag)}`);
-        args.outputs.push({ flag: name, file: value() });
+      case "help": args.help = true; break;
+      default: args.outputs.push({ flag: word.flag, file: valueOf(word) });
     }
   }
   if (args.replay && args.only.length !== 1) throw new Error("--replay replays one check: give exactly one --only <check id>");

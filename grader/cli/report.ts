@@ -10,6 +10,7 @@ import { SCHEMA_VERSION, type Report } from "../report/report.js";
 import { loadRubric, type Rubric } from "../rubric.js";
 import { readReport } from "../report/read-report.js";
 import { formatUsage } from "./args.js";
+import { readWords, unknownOption, valueOf, type Options } from "./command-line.js";
 
 const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
 
@@ -35,23 +36,50 @@ export function missingReport(rubric: Rubric, only: string[], why: string): Repo
   return { schemaVersion: SCHEMA_VERSION, target: "", seed: rubric.seed, score: 0, maxScore: total("core"), bonus: 0, maxBonus: total("bonus"), deliverables, stats: { crashStates: 0, durationMs: 0 } };
 }
 
-function main(argv: string[]): number {
-  let from: string | undefined;
-  let rubricFile: string | undefined;
-  const only: string[] = [];
-  const outputs: { flag: string; file: string }[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const value = argv[i + 1];
-    if (flag === "--help" || flag === "-h") return console.log(USAGE), 0;
-    if (value === undefined || value.startsWith("--")) return fail(`${flag} needs a value`);
-    i++;
-    if (flag === "--from") from = value;
-    else if (flag === "--only") only.push(...value.split(",").filter(Boolean));
-    else if (flag === "--rubric") rubricFile = value;
-    else if (formatOf(flag)) outputs.push({ flag, file: value });
-    else return fail(`unknown option ${JSON.stringify(flag)}`);
+const OPTIONS: Options = {
+  from: { type: "string" },
+  only: { type: "string" },
+  rubric: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  ...Object.fromEntries(FORMATS.map((f) => [f.flag.slice(2), { type: "string" } as const])),
+};
+
+interface ReportArgs {
+  from?: string;
+  rubricFile?: string;
+  only: string[];
+  outputs: { flag: string; file: string }[];
+  help: boolean;
+}
+
+/** Reads the arguments after `npm run report --` (`--name value`, never `--name=value`) up to the first --help; throws an Error whose message is for the user. */
+function parseReportArgs(argv: string[]): ReportArgs {
+  const args: ReportArgs = { only: [], outputs: [], help: false };
+  for (const word of readWords(argv, OPTIONS)) {
+    if (word.kind === "option" && word.name === "help") return { ...args, help: true };
+    if (word.kind !== "option") {
+      // Every word but --help is an option followed by its value: one not known is asked for that value first.
+      valueOf({ flag: word.arg, value: argv[word.index + 1], inline: false });
+      throw unknownOption(word.arg);
+    }
+    const value = valueOf(word);
+    if (word.name === "from") args.from = value;
+    else if (word.name === "only") args.only.push(...value.split(",").filter(Boolean));
+    else if (word.name === "rubric") args.rubricFile = value;
+    else args.outputs.push({ flag: word.flag, file: value });
   }
+  return args;
+}
+
+function main(argv: string[]): number {
+  let args: ReportArgs;
+  try {
+    args = parseReportArgs(argv);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (args.help) return console.log(USAGE), 0;
+  const { from, rubricFile, only, outputs } = args;
   if (!from) return fail("--from <report.json> is required");
   if (outputs.length === 0) return fail(`name at least one format: ${FORMATS.map((f) => f.flag).join(", ")}`);
   let report: Report;

@@ -1,6 +1,7 @@
 // The report formats, on a report with every kind of check status: the autograding reporter's
 // runner result sums to the core score, JUnit XML is well formed and counts right, Markdown tells
 // each lost point's story; and `npm run report` stands in for a grade that wrote no report.
+import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
@@ -33,6 +34,27 @@ const REPORT: Report = {
   stats: { crashStates: 5, durationMs: 1 },
 };
 
+/** `xml` as a DOM; throws where it is not well formed (a warning, such as on U+FFFD in the text, is no error). */
+function parseXml(xml: string): Document {
+  const parser = new DOMParser({
+    onError: (level, message) => {
+      if (level !== "warning") throw new Error(`${level}: ${message}`);
+    },
+  });
+  return parser.parseFromString(xml, "text/xml");
+}
+
+/** The elements directly inside `node`; anything else there is white space. */
+function elements(node: Element): Element[] {
+  const children = [...node.childNodes];
+  for (const other of children.filter((c) => c.nodeType !== c.ELEMENT_NODE)) expect(other.nodeType === other.TEXT_NODE && other.nodeValue?.trim()).toBe("");
+  return children.filter((c): c is Element => c.nodeType === c.ELEMENT_NODE);
+}
+
+function attributes(element: Element): Record<string, string> {
+  return Object.fromEntries([...element.attributes].map((a) => [a.name, a.value]));
+}
+
 describe("report formats", () => {
   test("the runner result holds the core checks, with partial credit, summing to the core score", () => {
     const r = runnerResult(REPORT);
@@ -46,20 +68,53 @@ describe("report formats", () => {
     expect(runnerResult(REPORT, ["bonus1"]).max_score).toBe(10); // a bonus deliverable only when asked for
   });
 
-  test("JUnit XML is well formed, one suite per deliverable, failures and errors counted", () => {
+  test("JUnit XML parses as XML: one suite per deliverable, one case per check, each failure and error with its message and story", () => {
     const xml = junit(REPORT);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="Checkpoint lab" tests="6" failures="3" errors="1">/);
-    expect(xml.match(/<testsuite /g)).toHaveLength(3);
-    expect(xml).toContain("&lt;&amp;&gt; ]]&gt;");
-    expect(xml).not.toMatch(/\u0007/);
-    // Every element that opens closes, in order.
-    const stack: string[] = [];
-    for (const [, close, name, self] of xml.matchAll(/<(\/?)([a-z]+)[^>]*?(\/?)>/g)) {
-      if (self) continue;
-      if (close) expect(stack.pop()).toBe(name);
-      else stack.push(name!);
-    }
-    expect(stack).toEqual([]);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+    expect(xml).not.toMatch(/\u0007/); // XML 1.0 cannot hold it, and the parser does not look
+    const root = parseXml(xml).documentElement!;
+    expect(root.tagName).toBe("testsuites");
+    expect(attributes(root)).toEqual({ name: "Checkpoint lab", tests: "6", failures: "3", errors: "1" });
+    const suites = elements(root);
+    expect(suites.map((s) => [s.tagName, attributes(s)])).toEqual([
+      ["testsuite", { name: "phase1", tests: "2", failures: "1", errors: "0", skipped: "0" }],
+      ["testsuite", { name: "phase2", tests: "2", failures: "1", errors: "1", skipped: "0" }],
+      ["testsuite", { name: "bonus1", tests: "2", failures: "1", errors: "0", skipped: "0" }],
+    ]);
+    const properties = (suite: Element) => {
+      const [list, ...rest] = elements(suite);
+      expect(list!.tagName).toBe("properties");
+      return { properties: elements(list!).map((p) => [p.tagName, attributes(p)]), cases: rest };
+    };
+    expect(suites.map((s) => properties(s).properties)).toEqual(
+      [["Phase 1", "core", "12", "20"], ["Phase 2", "core", "0", "10"], ["Bonus", "bonus", "4", "10"]].map(([title, kind, points, maxPoints]) => [
+        ["property", { name: "title", value: title }], ["property", { name: "kind", value: kind }], ["property", { name: "points", value: points }], ["property", { name: "maxPoints", value: maxPoints }],
+      ]),
+    );
+    // Each case: its attributes, then what it holds (a failure or an error: attributes and text).
+    const cases = suites.map((s) => properties(s).cases.map((c) => [c.tagName, attributes(c), ...elements(c).map((e) => [e.tagName, attributes(e), e.textContent])]));
+    const passed = (suite: string, id: string) => ["testcase", { classname: suite, name: `${id}: title of ${id}`, time: "0" }];
+    expect(cases).toEqual([
+      [
+        passed("phase1", "phase1.a"),
+        [...passed("phase1", "phase1.b"), ["failure", { message: '0/8 points: On disk: "x" <&> ]]> | pipe', type: "failed" }, 'On disk: "x" <&> ]]> | pipe\n```\nsecond line\nReplay: npm run grade -- --only phase1.b --seed 1']],
+      ],
+      [
+        [...passed("phase2", "phase2.a"), ["failure", { message: "0/6 points: Scored only once phase2.b passes; fix that first.", type: "blocked" }, "Scored only once phase2.b passes; fix that first."]],
+        [...passed("phase2", "phase2.b"), ["error", { message: "0/4 points: the grader could not run this check: boom\uFFFD", type: "error" }, "the grader could not run this check: boom\uFFFD"]],
+      ],
+      [
+        passed("bonus1", "bonus1.a"),
+        [...passed("bonus1", "bonus1.b"), ["failure", { message: "0/6 points: lost", type: "failed" }, "lost\nReplay: npm run grade -- --only bonus1.b --seed 1"]],
+      ],
+    ]);
+    // --only keeps the suites it names, and the counts are theirs.
+    const phase2 = parseXml(junit(REPORT, ["phase2"])).documentElement!;
+    expect([attributes(phase2), elements(phase2).map((s) => s.getAttribute("name"))]).toEqual([{ name: "Checkpoint lab", tests: "2", failures: "1", errors: "1" }, ["phase2"]]);
+  });
+
+  test("the XML parser refuses what is not well formed", () => {
+    for (const bad of ["<a><b></a>", '<a x="1" x="2"/>', "<a>&nbsp;</a>", "<a/><b/>", "<a>"]) expect(() => parseXml(bad), bad).toThrow();
   });
 
   test("Markdown gives the scores, each lost point's story and replay, and the measurements", () => {

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { comparable, composeTarget, grade } from "./support/grade.js";
+import { comparable, composeTarget, grade, notPassed } from "./support/grade.js";
 
 const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
 
@@ -53,5 +53,12 @@ describe("reproducibility", () => {
     const run = await grade(FIXTURE, ["--only", "phase1.crash-safety", "--seed", "7"]);
     expect(run.report!.seed).toBe(7);
     expect(run.exitCode).toBe(1);
+    // The check asked for is the one that fails (the check it requires passes), on the fixture's
+    // bug: the checkpoint written in place, torn by a crash inside that write.
+    expect(notPassed(run.report!)).toEqual(["phase1.crash-safety"]);
+    const check = run.report!.deliverables.flatMap((d) => d.checks).find((c) => c.id === "phase1.crash-safety")!;
+    expect(check.status).toBe("failed");
+    expect(check.message).toMatch(/^With the old checkpoint .* was killed .*writeFileSync\("checkpoint\.json"\)/);
+    expect(check.replay).toMatch(/ --only phase1\.crash-safety --seed 7 --replay \d+$/);
   });
 });

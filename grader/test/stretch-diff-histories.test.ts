@@ -25,7 +25,11 @@ describe("session diffing", () => {
     const before = JSON.stringify([TRICKY, LOOK_ALIKES]);
     const sample = () => JSON.stringify(fc.sample(diffCases(), { seed: 42, numRuns: 200 }));
     const first = sample();
-    fc.check(fc.property(diffCases(), (cases) => cases.length < 3), { seed: 7, numRuns: 200 });
+    // A property that fails, so fast-check also shrinks what it generated: neither may touch the shared states.
+    const shrunk = fc.check(fc.property(diffCases(), (cases) => cases.length < 3), { seed: 7, numRuns: 200 });
+    expect(shrunk.failed).toBe(true);
+    expect(shrunk.numShrinks).toBeGreaterThan(0);
+    expect(shrunk.counterexample?.[0]).toHaveLength(3);
     expect(sample()).toBe(first);
     expect(JSON.stringify([TRICKY, LOOK_ALIKES])).toBe(before);
   });

@@ -4,6 +4,7 @@
 // line of the reference solution.
 import fs from "node:fs";
 import path from "node:path";
+import { readWords } from "../cli/command-line.js";
 import { REPO_ROOT } from "../paths.js";
 import { distinctiveSolutionLines, findSolutionLines } from "./export/solution-lines.js";
 import { templateFiles } from "./export/template.js";
@@ -14,9 +15,11 @@ Writes the student template repository into <dir>, a new or empty folder outside
 
 /** Writes the template; returns the exit code (0 written, 1 refused because solution code was found, 2 bad arguments). */
 function main(argv: string[]): number {
-  if (argv.includes("--help") || argv.includes("-h")) return console.log(USAGE), 0;
-  if (argv.length !== 1 || argv[0]!.startsWith("-")) return fail(`expected one folder, got ${argv.length === 0 ? "none" : argv.map((a) => JSON.stringify(a)).join(" ")}\n\n${USAGE}`);
-  const shown = argv[0]!;
+  // --help or -h anywhere asks for the usage; any other option is a word that is not a folder.
+  const words = readWords(argv, { help: { type: "boolean", short: "h" } });
+  if (words.some((w) => w.kind === "option")) return console.log(USAGE), 0;
+  if (words.length !== 1 || words[0]!.kind !== "positional") return fail(`expected one folder, got ${words.length === 0 ? "none" : words.map((w) => JSON.stringify(w.arg)).join(" ")}\n\n${USAGE}`);
+  const shown = words[0]!.arg;
   const dir = path.resolve(shown);
   const problem = unusableFolder(dir);
   if (problem) return fail(`${JSON.stringify(shown)} ${problem}`);

@@ -1,5 +1,6 @@
 // The command line of `npm run grade-batch`: what each flag means and what a wrong one says.
 import { parseArgs as parseGradeArgs } from "../../cli/args.js";
+import { readWords, unknownOption, valueOf, type Options } from "../../cli/command-line.js";
 
 export interface BatchArgs {
   submissions: string;
@@ -31,26 +32,30 @@ submission's JSON report to <file>-reports/.
   --rubric <file>    the rubric to grade with (its time limits are scaled to the load)
   --help             show this text`;
 
-/** Parses the arguments after `npm run grade-batch --`; throws an Error whose message is for the user. */
+const OPTIONS: Options = {
+  out: { type: "string" },
+  rubric: { type: "string" },
+  jobs: { type: "string" },
+  timeout: { type: "string" },
+  seed: { type: "string" },
+  only: { type: "string" },
+  help: { type: "boolean", short: "h" },
+};
+
+/** Parses the arguments after `npm run grade-batch --` (`--name value`, never `--name=value`); throws an Error whose message is for the user. */
 export function parseBatchArgs(argv: string[]): BatchArgs {
   const positional: string[] = [];
   const pass: string[] = [];
   const args: Omit<BatchArgs, "submissions" | "out" | "gradeArgs" | "only"> & { out?: string } = { help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === "--help" || flag === "-h") args.help = true;
-    else if (flag === "--out") args.out = value();
-    else if (flag === "--rubric") args.rubric = value();
-    else if (flag === "--jobs") args.jobs = wholeNumber(flag, value());
-    else if (flag === "--timeout") args.timeoutMs = wholeNumber(flag, value()) * 1000;
-    else if (flag === "--seed" || flag === "--only") pass.push(flag, value());
-    else if (flag.startsWith("-")) throw new Error(`unknown option ${JSON.stringify(flag)}`);
-    else positional.push(flag);
+  for (const word of readWords(argv, OPTIONS)) {
+    if (word.kind === "positional") positional.push(word.arg);
+    else if (word.kind === "unknown") throw unknownOption(word.arg);
+    else if (word.name === "help") args.help = true;
+    else if (word.name === "out") args.out = valueOf(word);
+    else if (word.name === "rubric") args.rubric = valueOf(word);
+    else if (word.name === "jobs") args.jobs = wholeNumber(word.flag, valueOf(word));
+    else if (word.name === "timeout") args.timeoutMs = wholeNumber(word.flag, valueOf(word)) * 1000;
+    else pass.push(word.flag, valueOf(word)); // --seed, --only
   }
   if (args.help) return { ...args, submissions: "", out: "", gradeArgs: [], only: [] };
   if (positional.length !== 1) throw new Error(`expected one submissions folder, got ${positional.length === 0 ? "none" : positional.map((p) => JSON.stringify(p)).join(" ")}`);
