@@ -2,8 +2,7 @@
 // atomicCheckpoint call whose every crash state the checks rebuild.
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
-import type { Cut } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";

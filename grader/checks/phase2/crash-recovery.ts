@@ -2,8 +2,7 @@
 // the story of a crash and the recovery after it.
 import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut } from "../../crash/describe.js";
-import type { Cut } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";

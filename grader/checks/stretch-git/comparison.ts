@@ -3,7 +3,7 @@
 // with the student's own files: the time per checkpoint, how recovery ends from the same kinds of
 // crash point, and the disk space a finished run leaves.
 import { commandSpans } from "../../crash/commands.js";
-import type { Cut } from "../../crash/replay.js";
+import type { Cut } from "../../crash/model.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
 import type { MeasurementReport } from "../../report/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/client.js";
