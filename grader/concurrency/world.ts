@@ -6,8 +6,7 @@
 import type { UserLease } from "../sandbox/identity/target-user.js";
 import fs from "node:fs";
 import path from "node:path";
-import type { Expected } from "../checks/phase1/calls.js";
-import { checkLoad, describeResult } from "../checks/phase1/calls.js";
+import { checkLoad, describeResult, type Expected } from "../grading/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
 import type { Actor, ActorEvent } from "../sandbox/actor-client.js";
 import type { Footprint } from "../sandbox/actor-protocol.js";

@@ -6,7 +6,7 @@ import type { Cut, Trace } from "../../crash/model.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
-import { describeResult } from "../phase1/calls.js";
+import { describeResult } from "../../grading/calls.js";
 import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 
