@@ -4,8 +4,28 @@
 // the reader sees, so only one of their orders is run. This is dynamic partial-order reduction
 // over re-executed runs: after each run, every pair of conflicting operations of different
 // writers adds a branch where the later writer goes first, and the deepest open branch runs next.
-import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
-import type { Chooser, Execution, Step } from "./world.js";
+// A run is what the caller makes of a list of choices (world.ts runs real writers); the engine
+// looks only at what each of its steps touched (footprint.ts).
+import { conflict, listingOf, type Choice, type Step } from "./footprint.js";
+
+/** What went wrong in a run, in words; `afterStep` is how many steps had run (0: before any). */
+export interface Problem {
+  kind: "load" | "writer" | "final" | "endless";
+  afterStep: number;
+  text: string;
+}
+
+/** One run: the steps in the order they ran, the writers waiting before each, what went wrong. */
+export interface Execution {
+  steps: Step[];
+  choices: Choice[];
+  problem: Problem | null;
+  /** How many loads the reader made (the states checked). */
+  loads: number;
+}
+
+/** Picks the writer to let through next, among those waiting (`waiting` is never empty). */
+export type Chooser = (depth: number, waiting: number[], steps: Step[]) => number;
 
 export interface Exploration {
   /** The first run that went wrong, or null. */
@@ -14,21 +34,6 @@ export interface Exploration {
   runs: number;
   loads: number;
   complete: boolean;
-}
-
-/** The name a listing of the folder holding `name` goes by ("@/work/*" for "@/work/x"). */
-function listingOf(name: string): string {
-  return `${name.slice(0, name.lastIndexOf("/"))}/*`;
-}
-
-/** True when the order of two operations can matter: one changes a name the other touches. */
-export function conflict(a: Footprint, b: Footprint): boolean {
-  // "dir/*" is a listing of dir: every name in dir is part of it. EVERY_NAME is every name.
-  const touchesAny = (f: Footprint) => f.reads.length > 0 || f.writes.length > 0;
-  if (a.writes.includes(EVERY_NAME)) return touchesAny(b);
-  if (b.writes.includes(EVERY_NAME)) return touchesAny(a);
-  const touches = (f: Footprint, name: string) => f.reads.includes(name) || f.writes.includes(name) || f.reads.includes(listingOf(name));
-  return a.writes.some((n) => touches(b, n)) || b.writes.some((n) => touches(a, n));
 }
 
 /**

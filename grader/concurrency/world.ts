@@ -6,12 +6,12 @@
 import type { UserLease } from "../sandbox/identity/target-user.js";
 import fs from "node:fs";
 import path from "node:path";
-import type { Expected } from "../checks/phase1/calls.js";
-import { checkLoad, describeResult } from "../checks/phase1/calls.js";
+import { checkLoad, describeResult, type Expected } from "../grading/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
 import type { Actor, ActorEvent } from "../sandbox/actor-client.js";
 import type { Footprint } from "../sandbox/actor-protocol.js";
-import { conflict } from "./explore.js";
+import type { Chooser, Execution, Problem } from "./explore.js";
+import { conflict, type Step } from "./footprint.js";
 import { clip } from "../sandbox/call.js";
 import type { Limits } from "../sandbox/limits.js";
 import { seedOf } from "../sandbox/random-streams.js";
@@ -26,37 +26,6 @@ export interface Setup {
   /** One state per writer (writer A saves the first). */
   states: JsonState[];
 }
-
-/** One operation let through: whose, what, and what it touched. */
-export interface Step {
-  writer: number;
-  what: string;
-  footprint: Footprint;
-  failed: boolean;
-}
-
-/** Before a step: the writers still running and the operation each one waits to make. */
-export interface Choice {
-  pending: Map<number, Footprint>;
-}
-
-/** What went wrong in a run, in words; `afterStep` is how many steps had run (0: before any). */
-export interface Problem {
-  kind: "load" | "writer" | "final" | "endless";
-  afterStep: number;
-  text: string;
-}
-
-export interface Execution {
-  steps: Step[];
-  choices: Choice[];
-  problem: Problem | null;
-  /** How many loads the reader made (the states checked). */
-  loads: number;
-}
-
-/** Picks the writer to let through next, among those waiting (`waiting` is never empty). */
-export type Chooser = (depth: number, waiting: number[], steps: Step[]) => number;
 
 /**
  * The most operations one run may make: writers that never finish are waiting on each other. Far

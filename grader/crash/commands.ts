@@ -2,7 +2,7 @@
 // a mark "exec:<command>" followed by the operations that stand for what it changed (see
 // sandbox/external-ops.ts), each with the api "exec:<command>".
 import { simpleCommands } from "../sandbox/external/command-line.js";
-import type { Trace } from "./trace.js";
+import type { Trace } from "./model.js";
 
 /** The prefix of a command's mark and of its operations' api. */
 export const COMMAND_PREFIX = "exec:";

@@ -4,8 +4,8 @@
 // A command's operations are cut like the target's own (they have the real program's
 // atomicity), except git's: before it, with its lock and new objects, and after it.
 import { gitAllows, gitStops } from "./commands.js";
-import type { Cut } from "./replay.js";
-import { changesDisk, type Trace } from "./trace.js";
+import type { Cut, Trace } from "./model.js";
+import { changesDisk } from "./trace.js";
 
 /** Byte counts at which to tear a write of `length` bytes; every one when the write is short. */
 export function tearPoints(length: number, fractions: readonly number[] = [], exhaustiveUpTo = 64): number[] {

@@ -3,8 +3,8 @@
 // had 17 of 40 bytes", ".checkpoint.json.*.tmp had been renamed to checkpoint.json").
 import { commandSpans, type CommandSpan } from "./commands.js";
 import { normaliseName } from "./names.js";
-import type { Cut } from "./replay.js";
-import { displayPath, opensForChange, type Trace } from "./trace.js";
+import type { Cut, Trace } from "./model.js";
+import { displayPath, opensForChange } from "./trace.js";
 
 /** "killed inside `cp a b`: b had 17 of 40 bytes", or "killed right after `mv a b` finished"; `last` is an entry of the command. */
 export function describeCommandCut(trace: Trace, cut: Cut, last: number): string {

@@ -1,10 +1,9 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
-import type { DiskEntry } from "../sandbox/protocol.js";
-import type { Cut } from "./replay.js";
 import { isCommandOp } from "./commands.js";
 import { describeCommandCut } from "./describe-command.js";
+import type { Cut, DiskEntry, FsOp, Trace } from "./model.js";
 import { normaliseName } from "./names.js";
-import { attrWord, changesDisk, displayPath, type FsOp, type Trace } from "./trace.js";
+import { attrWord, changesDisk, displayPath } from "./trace.js";
 
 export { normaliseName } from "./names.js";
 

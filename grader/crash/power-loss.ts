@@ -12,19 +12,9 @@
 // Each policy below is one way the unsynced parts went; together they cover those failures.
 import fs from "node:fs";
 import path from "node:path";
-import { normaliseName } from "./describe.js";
-import type { Cut } from "./replay.js";
-import { displayPath, type Trace, type TraceEntry } from "./trace.js";
-
-/** What became of what was not yet durable at the power cut. */
-export interface PowerPolicy {
-  /** Everything done before this entry is durable (an old checkpoint written long before). */
-  settled?: number;
-  /** Unsynced file data: all lost, the first half of the file's new content kept, or all kept. */
-  data: "lost" | "partial" | "kept";
-  /** Unsynced directory entries: lost (the folder as of its last fsync), or kept. */
-  names: "lost" | "kept";
-}
+import type { Cut, PowerPolicy, Trace, TraceEntry } from "./model.js";
+import { normaliseName } from "./names.js";
+import { displayPath } from "./trace.js";
 
 /** The policies a power-loss check tries at each crash point (both kept is a process crash). */
 export const POWER_POLICIES: readonly PowerPolicy[] = [

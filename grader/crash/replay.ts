@@ -2,18 +2,11 @@
 // when `cut.bytes` is set, only that many bytes of the write at `cut.at` (a torn write).
 import fs from "node:fs";
 import path from "node:path";
-import { powerReplay, type PowerPolicy } from "./power-loss.js";
-import type { Trace } from "./trace.js";
+import type { Cut, Trace } from "./model.js";
+import { powerReplay } from "./power-loss.js";
 
-/**
- * Where a crash lands: before entry `at`, with `bytes` of that entry's write already on disk.
- * With `power`, it is a power cut, and what was not yet durable went the policy's way.
- */
-export interface Cut {
-  at: number;
-  bytes?: number;
-  power?: PowerPolicy;
-}
+/** Where a crash lands (declared in model.ts), for the files that name it from here. */
+export type { Cut } from "./model.js";
 
 /** Replays the trace up to `cut` into `root` (a fresh folder), then closes what it opened. */
 export function replay(trace: Trace, cut: Cut, root: string): void {

@@ -1,6 +1,5 @@
 // The messages between the grader and a sandbox host process (one request, one reply).
-import type { Cut } from "../crash/replay.js";
-import type { Effect, Trace } from "../crash/trace.js";
+import type { Cut, DiskEntry, Effect, Trace } from "../crash/model.js";
 import type { GitHistory } from "./git-history.js";
 
 /** A value passed to a target function; `{ $path: "work/x" }` becomes a path in the scenario folder. */
@@ -86,12 +85,8 @@ export interface ErrorSummary {
   frames?: string[];
 }
 
-/** A file left in the scenario folder, for messages. */
-export interface DiskEntry {
-  path: string;
-  size: number;
-  preview: string;
-}
+/** A file left in the scenario folder, for messages (declared in the crash engine's model). */
+export type { DiskEntry } from "../crash/model.js";
 
 /** The disk a crash left: a kept trace replayed up to a cut. */
 export interface CrashPoint {

@@ -4,9 +4,9 @@
 // checkpoint is torn, with a story that names the command in the target's own words.
 import { describe, expect, test } from "vitest";
 import { findMark } from "../crash/cuts.js";
-import { checkLoad, load } from "../checks/phase1/calls.js";
 import { NONE, crashStory, recordWindow, type OldState } from "../checks/phase1/crash-window.js";
 import { missingStep, powerCuts } from "../checks/power-loss/power-window.js";
+import { checkLoad, load } from "../grading/calls.js";
 import type { JsonState } from "../grading/states.js";
 import type { Sandbox } from "../sandbox/client.js";
 import { sandboxOver, scratchHost } from "./support/host.js";

@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { commandSpans } from "../crash/commands.js";
 import { crashCuts } from "../crash/cuts.js";
 import { describeCut } from "../crash/describe.js";
+import type { FsOp, Trace } from "../crash/model.js";
 import { modelAt } from "../crash/power-loss.js";
 import { replay } from "../crash/replay.js";
-import type { FsOp, Trace } from "../crash/trace.js";
 import { Recorder } from "../sandbox/recorder.js";
 import { createRecordingChildProcess } from "../sandbox/recording-exec.js";
 

@@ -3,7 +3,7 @@
 // well under a second.
 import { describe, expect, test } from "vitest";
 import { PowerModel } from "../crash/power-loss.js";
-import type { FsOp } from "../crash/trace.js";
+import type { FsOp } from "../crash/model.js";
 import { DiskFaults } from "../sandbox/disk-faults.js";
 
 describe("the faults of a disk that says no", () => {

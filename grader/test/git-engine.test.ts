@@ -7,8 +7,8 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { commandSpans } from "../crash/commands.js";
+import type { Trace, TraceEntry } from "../crash/model.js";
 import { replay } from "../crash/replay.js";
-import type { Trace, TraceEntry } from "../crash/trace.js";
 import { externalOps, snapshot } from "../sandbox/external-ops.js";
 import { GIT_IDENTITY, gitEnv } from "../sandbox/git-env.js";
 

@@ -2,8 +2,8 @@
 // chooses (and shrinks), with small states of every kind (two-writers has a large one); judged as
 // with two writers.
 import fc from "fast-check";
-import { stickyChoice } from "../../concurrency/explore.js";
-import type { Chooser, Setup } from "../../concurrency/world.js";
+import { stickyChoice, type Chooser } from "../../concurrency/explore.js";
+import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState } from "../../grading/states.js";

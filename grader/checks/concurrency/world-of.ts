@@ -2,7 +2,8 @@
 // checkpoint.ts, started once and shared by the deliverable's checks, one check at a time; and
 // the story of a run that went wrong.
 import path from "node:path";
-import { World, writerName, type Execution, type Setup } from "../../concurrency/world.js";
+import type { Execution } from "../../concurrency/explore.js";
+import { World, writerName, type Setup } from "../../concurrency/world.js";
 import type { CheckContext } from "../../grading/context.js";
 import { showState } from "../../grading/states.js";
 import { Actor } from "../../sandbox/actor-client.js";

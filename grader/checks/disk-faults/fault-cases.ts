@@ -11,13 +11,13 @@ import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
 import { describeDisk, normaliseName } from "../../crash/describe.js";
 import { displayPath } from "../../crash/trace.js";
+import { checkLoad, checkWrite, describeResult, load, restart, write, type Expected } from "../../grading/calls.js";
 import type { CheckContext } from "../../grading/context.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
 import type { Verdict } from "../../grading/verdict.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import type { CallResult, Fault, FaultPoint, Step } from "../../sandbox/protocol.js";
-import { checkLoad, checkWrite, describeResult, load, restart, write, type Expected } from "../phase1/calls.js";
 import { NONE, type OldState } from "../phase1/crash-window.js";
 
 /** One sample: the checkpoint before (or none), the state saved when the disk says no, the one saved after, and byte fractions. */

@@ -1,6 +1,6 @@
 // phase1.absent: loading where no checkpoint was ever written returns null.
+import { checkLoad, load, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { checkLoad, load, write } from "./calls.js";
 
 const CASES = [
   { where: "an empty folder", steps: [load()] },

@@ -1,10 +1,10 @@
 // phase1.crash-safety: for every crash point inside atomicCheckpoint (after each file-system
 // call, and inside each write), loadCheckpoint returns the old state or the new one.
 import fc from "fast-check";
+import { checkLoad, load } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, largeState } from "../../grading/states.js";
-import { checkLoad, load } from "./calls.js";
 import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
 
 const oldState: fc.Arbitrary<OldState> = fc.oneof(fc.constant(NONE), jsonState());

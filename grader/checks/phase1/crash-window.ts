@@ -2,12 +2,11 @@
 // atomicCheckpoint call whose every crash state the checks rebuild.
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
-import type { Cut } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
+import { checkWrite, write, type Expected } from "../../grading/calls.js";
 import { showState, type JsonState } from "../../grading/states.js";
-import { checkWrite, write, type Expected } from "./calls.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */
 export const NONE = Symbol("no checkpoint");

@@ -3,12 +3,12 @@
 // runs makes that write, as that program ends); the next one must load the old checkpoint, and
 // then be able to write and load a new one.
 import path from "node:path";
+import { checkLoad, checkWrite, load, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
 import type { Step } from "../../sandbox/protocol.js";
-import { checkLoad, checkWrite, load, write } from "./calls.js";
 
 export const killedProcess: CheckDefinition = {
   id: "phase1.killed-process",

@@ -1,10 +1,10 @@
 // phase1.round-trip: what was written loads back deep-equal, right away and after a restart,
 // and a sequence of writes loads the last one.
 import fc from "fast-check";
+import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, largeState, showState } from "../../grading/states.js";
-import { checkLoad, checkWrite, load, restart, write } from "./calls.js";
 
 export const roundTrip: CheckDefinition = {
   id: "phase1.round-trip",

@@ -1,11 +1,11 @@
 // phase1.stale-temp: whatever a crash inside atomicCheckpoint left behind (a temp file, a torn
 // one), the next process can write the same state again, then a new one, and load each back.
 import fc from "fast-check";
-import type { Trace } from "../../crash/trace.js";
+import type { Trace } from "../../crash/model.js";
+import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
-import { checkLoad, checkWrite, load, restart, write } from "./calls.js";
 import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
 
 export const staleTemp: CheckDefinition = {

@@ -2,12 +2,11 @@
 // the story of a crash and the recovery after it.
 import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut } from "../../crash/describe.js";
-import type { Cut } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
-import { describeResult } from "../phase1/calls.js";
+import { describeResult } from "../../grading/calls.js";
 import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 

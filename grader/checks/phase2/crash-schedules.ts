@@ -2,7 +2,7 @@
 // with or without a step budget, chosen by fast-check; after a last run to the end, the Phase 2
 // guarantees still hold.
 import fc from "fast-check";
-import type { Cut } from "../../crash/replay.js";
+import type { Cut } from "../../crash/model.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";

@@ -1,7 +1,7 @@
 // Judging a task run from the lab's side-effect record alone: which steps ran, how often, on what
 // state. The runner's own file operations are never counted or ordered.
 import { TASK_STEPS, expectedDigests } from "../../../lab/task.js";
-import type { Effect, Trace } from "../../crash/trace.js";
+import type { Effect, Trace } from "../../crash/model.js";
 
 /** The task's step count, under the name the judging uses. */
 export const STEPS = TASK_STEPS;

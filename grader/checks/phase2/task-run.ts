@@ -2,7 +2,7 @@
 import { expectedDigests } from "../../../lab/task.js";
 import type { GitHistory } from "../../sandbox/git-history.js";
 import type { CallResult, Step } from "../../sandbox/protocol.js";
-import { describeResult } from "../phase1/calls.js";
+import { describeResult } from "../../grading/calls.js";
 import { STEPS, nameState } from "./ledger.js";
 
 /** The checkpoint path of every Phase 2 scenario. */

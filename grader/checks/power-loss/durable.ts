@@ -3,10 +3,10 @@
 import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
 import { POWER_POLICIES } from "../../crash/power-loss.js";
+import { checkLoad, load } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState } from "../../grading/states.js";
-import { checkLoad, load } from "../phase1/calls.js";
 import { NONE, recordWindow, type OldState } from "../phase1/crash-window.js";
 import { powerStory } from "./power-window.js";
 

@@ -3,10 +3,10 @@
 // state or the new one: never an empty file or garbage.
 import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
+import { checkLoad, load } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState } from "../../grading/states.js";
-import { checkLoad, load } from "../phase1/calls.js";
 import { NONE, recordWindow, type OldState } from "../phase1/crash-window.js";
 import { powerCuts, powerStory } from "./power-window.js";
 

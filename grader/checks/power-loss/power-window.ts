@@ -2,9 +2,9 @@
 // step that explains a failure, and the story of one power cut.
 import { gitAllows, gitStops } from "../../crash/commands.js";
 import { describeCut, describeDisk, normaliseName } from "../../crash/describe.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
-import type { Cut } from "../../crash/replay.js";
-import { changesDisk, displayPath, type Trace } from "../../crash/trace.js";
+import { changesDisk, displayPath } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/client.js";
 import type { CrashWindow } from "../phase1/crash-window.js";
 

@@ -1,8 +1,8 @@
 // Calling firstDivergence on many pairs of histories in one scenario, and judging each answer.
 import type { Sandbox } from "../../sandbox/client.js";
 import type { CallResult, Step } from "../../sandbox/protocol.js";
+import { describeResult } from "../../grading/calls.js";
 import { showState } from "../../grading/states.js";
-import { describeResult } from "../phase1/calls.js";
 import { explainDivergence, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
 
 /** Two histories to compare: `a[i]` and `b[i]` are the states after step i + 1. */

@@ -3,9 +3,9 @@
 // loads each history back, which must be the task's real states; firstDivergence then finds where
 // the two prompts' runs part ways, and that two runs of one prompt never do.
 import { DEFAULT_PROMPT, expectedStates } from "../../../lab/task.js";
+import { describeResult } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import type { CallResult, Step } from "../../sandbox/protocol.js";
-import { describeResult } from "../phase1/calls.js";
 import { divergeStep, judgeAnswer } from "./answers.js";
 import { referenceDivergence, showPaths } from "./reference.js";
 

@@ -3,12 +3,12 @@
 // with the student's own files: the time per checkpoint, how recovery ends from the same kinds of
 // crash point, and the disk space a finished run leaves.
 import { commandSpans } from "../../crash/commands.js";
-import type { Cut } from "../../crash/replay.js";
+import type { Cut } from "../../crash/model.js";
+import { describeResult } from "../../grading/calls.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
 import type { MeasurementReport } from "../../report/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/client.js";
 import { sandboxStory } from "../../grading/property.js";
-import { describeResult } from "../phase1/calls.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
 import { doneEffects } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";

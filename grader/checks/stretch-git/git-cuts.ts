@@ -5,7 +5,7 @@
 // step boundary.
 import { byTime } from "../../crash/cuts.js";
 import { commandSpans, isCommandOp } from "../../crash/commands.js";
-import type { Cut } from "../../crash/replay.js";
+import type { Cut } from "../../crash/model.js";
 import { changesDisk } from "../../crash/trace.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { Verdict } from "../../grading/verdict.js";

@@ -1,7 +1,9 @@
-// The Phase 1 calls a scenario makes, and how their outcomes read in a failure story.
-import { stateDigest } from "../../../lab/canonical.js";
-import type { CallResult, Step } from "../../sandbox/protocol.js";
-import { showState, type JsonState } from "../../grading/states.js";
+// The checkpoint calls a scenario makes, and how a call's outcome reads in a failure story: the
+// same words for every deliverable (each phase, the bonus tiers, the stretch goals) and for the
+// concurrency engine's reader and writers.
+import { stateDigest } from "../../lab/canonical.js";
+import type { CallResult, Step } from "../sandbox/protocol.js";
+import { showState, type JsonState } from "./states.js";
 
 /** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */
 export const CHECKPOINT = { $path: "work/checkpoint.json" };
