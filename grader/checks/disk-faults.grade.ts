@@ -1,5 +1,5 @@
 // Beyond the handout, a disk that says no: grades the target's checkpoint.ts under short writes,
-// a full disk and failed fsyncs (sandbox/disk-faults.ts makes them).
+// a full disk and failed fsyncs (sandbox/interposition/disk-faults.ts makes them).
 import { gradeDeliverable } from "../grading/harness.js";
 import { diskFull } from "./disk-faults/disk-full.js";
 import { failedFsync } from "./disk-faults/failed-fsync.js";

@@ -4,7 +4,7 @@
 // the reader sees, so only one of their orders is run. This is dynamic partial-order reduction
 // over re-executed runs: after each run, every pair of conflicting operations of different
 // writers adds a branch where the later writer goes first, and the deepest open branch runs next.
-import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
 import type { Chooser, Execution, Step } from "./world.js";
 
 export interface Exploration {

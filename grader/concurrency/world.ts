@@ -9,12 +9,12 @@ import path from "node:path";
 import type { Expected } from "../checks/phase1/calls.js";
 import { checkLoad, describeResult } from "../checks/phase1/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
-import type { Actor, ActorEvent } from "../sandbox/actor-client.js";
-import type { Footprint } from "../sandbox/actor-protocol.js";
+import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
+import type { Footprint } from "../sandbox/messages/actor.js";
 import { conflict } from "./explore.js";
-import { clip } from "../sandbox/call.js";
-import type { Limits } from "../sandbox/limits.js";
-import { seedOf } from "../sandbox/random-streams.js";
+import { clip } from "../sandbox/runtime/target/call.js";
+import type { Limits } from "../sandbox/supervisor/limits.js";
+import { seedOf } from "../sandbox/runtime/target/random-streams.js";
 
 export const CHECKPOINT_NAME = "checkpoint.json";
 const CHECKPOINT = { $path: `work/${CHECKPOINT_NAME}` };

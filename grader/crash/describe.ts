@@ -1,5 +1,5 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
-import type { DiskEntry } from "../sandbox/protocol.js";
+import type { DiskEntry } from "../sandbox/messages/host.js";
 import type { Cut } from "./replay.js";
 import { isCommandOp } from "./commands.js";
 import { describeCommandCut } from "./describe-command.js";

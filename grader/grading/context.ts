@@ -1,9 +1,9 @@
 // What a check works with: its seed, its sandboxes, and the words for its verdict.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { Sandbox, SandboxFailure } from "../sandbox/client.js";
-import type { Limits } from "../sandbox/limits.js";
-import { runProcess, type ProcessRequest, type ProgramOutcome } from "../sandbox/program-client.js";
+import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import type { Limits } from "../sandbox/supervisor/limits.js";
+import { runProcess, type ProcessRequest, type ProgramOutcome } from "../sandbox/supervisor/process-client.js";
 import { UserLease } from "../sandbox/identity/target-user.js";
 import type { GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";

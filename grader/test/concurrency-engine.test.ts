@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { conflict, exploreOrders } from "../concurrency/explore.js";
 import { World, type Chooser, type Execution } from "../concurrency/world.js";
 import { SOLUTION_DIR } from "../paths.js";
-import { Actor } from "../sandbox/actor-client.js";
-import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
-import { buildHost } from "../sandbox/build-host.js";
-import { DEFAULT_LIMITS } from "../sandbox/limits.js";
+import { Actor } from "../sandbox/supervisor/actor-client.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { DEFAULT_LIMITS } from "../sandbox/supervisor/limits.js";
 import { bundleTarget } from "../target/bundle.js";
 
 const w = (...names: string[]): Footprint => ({ reads: [], writes: names });

@@ -5,11 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildHost } from "../sandbox/build-host.js";
-import { Sandbox, SandboxFailure } from "../sandbox/client.js";
-import { DEFAULT_LIMITS, type Limits } from "../sandbox/limits.js";
-import type { CallResult } from "../sandbox/protocol.js";
-import { Recorder } from "../sandbox/recorder.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS, type Limits } from "../sandbox/supervisor/limits.js";
+import type { CallResult } from "../sandbox/messages/host.js";
+import { Recorder } from "../sandbox/interposition/recorder.js";
 import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };

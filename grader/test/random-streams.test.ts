@@ -5,11 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildHost } from "../sandbox/build-host.js";
-import { Sandbox } from "../sandbox/client.js";
-import { DEFAULT_LIMITS } from "../sandbox/limits.js";
-import type { CallResult, Step } from "../sandbox/protocol.js";
-import { processSeed, seededMath } from "../sandbox/random-streams.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { Sandbox } from "../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS } from "../sandbox/supervisor/limits.js";
+import type { CallResult, Step } from "../sandbox/messages/host.js";
+import { processSeed, seededMath } from "../sandbox/runtime/target/random-streams.js";
 import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };

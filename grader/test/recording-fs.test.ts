@@ -3,7 +3,7 @@
 // that changes the disk is seen, replays to the disk the real call left, or is refused by name.
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/fs-surface.js";
+import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/interposition/fs-surface.js";
 import { scratchRecorder } from "./support/record.js";
 
 const record = scratchRecorder();

@@ -4,8 +4,8 @@ import { crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
-import type { Sandbox } from "../../sandbox/client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
 import { checkWrite, write, type Expected } from "./calls.js";
 

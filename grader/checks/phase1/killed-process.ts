@@ -6,8 +6,8 @@ import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
-import type { Step } from "../../sandbox/protocol.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
+import type { Step } from "../../sandbox/messages/host.js";
 import { checkLoad, checkWrite, load, write } from "./calls.js";
 
 export const killedProcess: CheckDefinition = {

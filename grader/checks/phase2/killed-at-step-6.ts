@@ -3,7 +3,7 @@
 // runs twice.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
 import { judgeRecord, type Done } from "./ledger.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 

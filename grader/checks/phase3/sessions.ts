@@ -4,9 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
-import type { KillRule } from "../../sandbox/program.js";
-import { deathCause, formatSeconds } from "../../sandbox/limits.js";
-import { makeScenarioFolder, type ProgramOutcome } from "../../sandbox/program-client.js";
+import type { KillRule } from "../../sandbox/runtime/process.js";
+import { deathCause, formatSeconds } from "../../sandbox/supervisor/limits.js";
+import { makeScenarioFolder, type ProgramOutcome } from "../../sandbox/supervisor/process-client.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
 

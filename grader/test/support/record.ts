@@ -1,7 +1,7 @@
 // Records one call of a one-file target in a sandbox host, for the engine's own tests.
 import { expect } from "vitest";
 import type { Trace } from "../../crash/trace.js";
-import type { CallResult, DiskEntry } from "../../sandbox/protocol.js";
+import type { CallResult, DiskEntry } from "../../sandbox/messages/host.js";
 import { sandboxOver, scratchHost } from "./host.js";
 
 export interface Recording {

@@ -4,10 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { SOLUTION_DIR } from "../../paths.js";
-import { buildHost } from "../../sandbox/build-host.js";
-import { Sandbox } from "../../sandbox/client.js";
-import { DEFAULT_LIMITS } from "../../sandbox/limits.js";
-import type { Step } from "../../sandbox/protocol.js";
+import { buildHost } from "../../sandbox/supervisor/build-host.js";
+import { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS } from "../../sandbox/supervisor/limits.js";
+import type { Step } from "../../sandbox/messages/host.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 const CHECKPOINT = { $path: "work/checkpoint.json" };

@@ -1,10 +1,10 @@
 // One call into a target function, turned into a plain description of what it did.
 import path from "node:path";
-import { canonicalJson, stateDigest, textDigest } from "../../lab/canonical.js";
+import { canonicalJson, stateDigest, textDigest } from "../../../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
-import { CallTimedOut, formatSeconds, withTimeLimit } from "./limits.js";
+import { CallTimedOut, formatSeconds, withTimeLimit } from "../../supervisor/limits.js";
 import { labArg } from "./lab-module.js";
-import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "./protocol.js";
+import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/host.js";
 
 /**
  * Replaces the grader's placeholders in call arguments (and one level inside option objects):

@@ -5,7 +5,7 @@
 // listings of messages ("checkpoint.json.*.tmp").
 import fs from "node:fs";
 import path from "node:path";
-import { normaliseName } from "../../crash/describe.js";
+import { normaliseName } from "../../../crash/describe.js";
 import type { Invocation } from "./command-line.js";
 
 /** An absolute path as a path relative to the scenario folder, or undefined outside it. */

@@ -1,5 +1,5 @@
 // The `child_process` module a target receives: Node's own, with three changes. Every command runs
-// with the grader's fixed git environment (see git-env.ts), whatever environment the target
+// with the grader's fixed git environment (see ../git/git-env.ts), whatever environment the target
 // passes. Programs run only synchronously: an asynchronous one (spawn, exec, execFile, fork) would
 // change the disk while the grader cannot see it, so it is refused by name. And while a scenario is
 // recorded, a synchronous command's effect on the scenario
@@ -8,12 +8,12 @@
 // names the command in the target's words, without the grader's folders (external/command-label.ts).
 import realChildProcess from "node:child_process";
 import path from "node:path";
-import { COMMAND_PREFIX, isGitCommand } from "../crash/commands.js";
-import type { FsOp } from "../crash/trace.js";
+import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
+import type { FsOp } from "../../crash/trace.js";
 import { externalOps, snapshot } from "./external-ops.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
 import type { Invocation } from "./external/command-line.js";
-import { gitEnv } from "./git-env.js";
+import { gitEnv } from "../git/git-env.js";
 import type { Recorder } from "./recorder.js";
 
 type AnyFn = (...args: any[]) => any;

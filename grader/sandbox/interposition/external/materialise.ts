@@ -7,7 +7,7 @@
 // one in this order (a change given to the wrong program): the caller then tries another order.
 import fs from "node:fs";
 import path from "node:path";
-import type { FsOp } from "../../crash/trace.js";
+import type { FsOp } from "../../../crash/trace.js";
 import type { SimpleCommand } from "./command-line.js";
 import type { Step } from "./order.js";
 import { replacementTemp, syncedBlockSize, writesInPlace } from "./programs.js";

@@ -10,7 +10,7 @@
 // points at. Each op's `api` is "exec:<command>", so messages can name the command.
 import fs from "node:fs";
 import path from "node:path";
-import type { FsOp } from "../../crash/trace.js";
+import type { FsOp } from "../../../crash/trace.js";
 import type { Snapshot, SnapshotNode } from "./snapshot.js";
 
 /** The operations from `before` to `after` (both snapshots of `root`), named `api`; `fd()` gives each open a descriptor id. */

@@ -3,11 +3,11 @@
 import type realFs from "node:fs";
 import path from "node:path";
 import { resolveArgs, runCall } from "./call.js";
-import { DiskFaults } from "./disk-faults.js";
+import { DiskFaults } from "../../interposition/disk-faults.js";
 import { takeStepMs } from "./lab-module.js";
-import { withTimeLimit } from "./limits.js";
-import type { CallResult, Step } from "./protocol.js";
-import type { Recorder } from "./recorder.js";
+import { withTimeLimit } from "../../supervisor/limits.js";
+import type { CallResult, Step } from "../../messages/host.js";
+import type { Recorder } from "../../interposition/recorder.js";
 
 export interface StepsEnv {
   /** A fresh module instance; throws what the target's import threw. */

@@ -1,7 +1,7 @@
 // The lab module as the sandbox serves it to targets: the grader's pristine copy, with its side
 // effects sent wherever the sandbox records them.
-import * as lab from "../../lab/task.js";
-import type { SideEffect } from "../../lab/task.js";
+import * as lab from "../../../../lab/task.js";
+import type { SideEffect } from "../../../../lab/task.js";
 
 /** The specifier student files import the lab's task from; the sandbox serves its own copy. */
 export const LAB_SPECIFIER = "@lab/task";

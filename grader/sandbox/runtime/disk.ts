@@ -1,7 +1,7 @@
 // A short listing of what a scenario left on disk, for failure messages.
 import fs from "node:fs";
 import path from "node:path";
-import type { DiskEntry } from "./protocol.js";
+import type { DiskEntry } from "../messages/host.js";
 
 const PREVIEW_BYTES = 48;
 

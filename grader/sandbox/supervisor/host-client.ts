@@ -1,14 +1,14 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Cut } from "../crash/replay.js";
-import type { Trace } from "../crash/trace.js";
-import type { HostConfig } from "./host.js";
+import type { Cut } from "../../crash/replay.js";
+import type { Trace } from "../../crash/trace.js";
+import type { HostConfig } from "../runtime/host.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
-import { targetEnv } from "./identity/target-env.js";
-import { UserLease } from "./identity/target-user.js";
-import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
+import { targetEnv } from "../identity/target-env.js";
+import { UserLease } from "../identity/target-user.js";
+import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "../messages/host.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
 export class SandboxFailure extends Error {

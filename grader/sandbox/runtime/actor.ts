@@ -5,16 +5,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import type { FsOp } from "../crash/trace.js";
-import { attrWord, opensForChange } from "../crash/trace.js";
-import { resolveArgs, runCall, scrubPaths } from "./call.js";
-import { CompiledTarget } from "./instance.js";
-import { LAB_SPECIFIER, labModule } from "./lab-module.js";
-import type { ActorCall, ActorMessage, Footprint } from "./actor-protocol.js";
-import { Recorder } from "./recorder.js";
-import { PendingOps, createRecordingFs } from "./recording-fs.js";
-import { createRecordingChildProcess } from "./recording-exec.js";
-import { EVERY_NAME } from "./actor-protocol.js";
+import type { FsOp } from "../../crash/trace.js";
+import { attrWord, opensForChange } from "../../crash/trace.js";
+import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
+import { CompiledTarget } from "./target/instance.js";
+import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
+import type { ActorCall, ActorMessage, Footprint } from "../messages/actor.js";
+import { Recorder } from "../interposition/recorder.js";
+import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
+import { createRecordingChildProcess } from "../interposition/recording-exec.js";
+import { EVERY_NAME } from "../messages/actor.js";
 import { discardOutput } from "./silence.js";
 
 /** Descriptors of the actor's two pipes: what it tells the grader, and what it is told. */

@@ -4,16 +4,16 @@
 // runs the target as a program with a command line (a Phase 3 session).
 import fs from "node:fs";
 import path from "node:path";
-import type { SideEffect } from "../../lab/task.js";
-import { changesDisk, type FsOp } from "../crash/trace.js";
-import { summarizeError } from "./call.js";
-import { CompiledTarget } from "./instance.js";
-import { LAB_SPECIFIER, labModule } from "./lab-module.js";
-import type { CallResult, Step } from "./protocol.js";
-import { Recorder, type BeforeOp } from "./recorder.js";
-import { PendingOps, createRecordingFs } from "./recording-fs.js";
-import { createRecordingChildProcess } from "./recording-exec.js";
-import { runSteps } from "./steps.js";
+import type { SideEffect } from "../../../lab/task.js";
+import { changesDisk, type FsOp } from "../../crash/trace.js";
+import { summarizeError } from "./target/call.js";
+import { CompiledTarget } from "./target/instance.js";
+import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
+import type { CallResult, Step } from "../messages/host.js";
+import { Recorder, type BeforeOp } from "../interposition/recorder.js";
+import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
+import { createRecordingChildProcess } from "../interposition/recording-exec.js";
+import { runSteps } from "./target/scenario-steps.js";
 
 export interface KillRule {
   /** During the n-th write, once `fraction` of its bytes are written. */

@@ -4,8 +4,8 @@
 // any other program's by what each path holds before and after (external/changes.ts), in the
 // order its programs ran (external/order.ts), with the system calls and the atomicity the real
 // programs have (external/materialise.ts, external/programs.ts).
-import type { FsOp } from "../crash/trace.js";
-import { isGitCommand } from "../crash/commands.js";
+import type { FsOp } from "../../crash/trace.js";
+import { isGitCommand } from "../../crash/commands.js";
 import { changesBetween } from "./external/changes.js";
 import { relativeTo } from "./external/command-label.js";
 import { simpleCommands, type Invocation } from "./external/command-line.js";

@@ -5,7 +5,7 @@
 // writes they are. Which export is passed through, recorded or refused is fs-surface.ts's table.
 import realFs from "node:fs";
 import path from "node:path";
-import { opensToCreate, type AttrCall, type FsOp } from "../crash/trace.js";
+import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
 import { PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { assemble, toPath } from "./recording-fs-module.js";
 import type { Recorder } from "./recorder.js";

@@ -1,7 +1,7 @@
 // The messages between the grader and a sandbox host process (one request, one reply).
-import type { Cut } from "../crash/replay.js";
-import type { Effect, Trace } from "../crash/trace.js";
-import type { GitHistory } from "./git-history.js";
+import type { Cut } from "../../crash/replay.js";
+import type { Effect, Trace } from "../../crash/trace.js";
+import type { GitHistory } from "../git/git-history.js";
 
 /** A value passed to a target function; `{ $path: "work/x" }` becomes a path in the scenario folder. */
 export type Arg = unknown;

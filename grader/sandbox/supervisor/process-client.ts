@@ -3,13 +3,13 @@
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
-import type { SideEffect } from "../../lab/task.js";
-import type { ChannelMessage, KillRule, ProgramConfig, Torn } from "./program.js";
-import type { CallResult, Step } from "./protocol.js";
+import type { SideEffect } from "../../../lab/task.js";
+import type { ChannelMessage, KillRule, ProgramConfig, Torn } from "../runtime/process.js";
+import type { CallResult, Step } from "../messages/host.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
-import { targetEnv } from "./identity/target-env.js";
-import type { UserLease } from "./identity/target-user.js";
+import { targetEnv } from "../identity/target-env.js";
+import type { UserLease } from "../identity/target-user.js";
 
 export interface ProgramOutcome {
   exitCode?: number;

@@ -1,13 +1,13 @@
-// The grader's side of an actor process (actor.ts): starts it under the limits, hands it calls,
+// The grader's side of an actor process (runtime/actor.ts): starts it under the limits, hands it calls,
 // and lets its file-system operations through one at a time.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import type { ActorConfig } from "./actor.js";
-import { EVERY_NAME, type ActorCall, type ActorMessage } from "./actor-protocol.js";
+import type { ActorConfig } from "../runtime/actor.js";
+import { EVERY_NAME, type ActorCall, type ActorMessage } from "../messages/actor.js";
 import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, type Limits } from "./limits.js";
 import { killTree, watchdog } from "./watchdog.js";
-import { targetEnv } from "./identity/target-env.js";
-import type { UserLease } from "./identity/target-user.js";
+import { targetEnv } from "../identity/target-env.js";
+import type { UserLease } from "../identity/target-user.js";
 
 /** Where an actor runs: as which user, starting in which folder (one that user owns). */
 export interface ActorPlace {

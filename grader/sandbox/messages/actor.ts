@@ -1,5 +1,5 @@
-// The messages between the grader and an actor process (see actor.ts), one JSON line each.
-import type { CallResult } from "./protocol.js";
+// The messages between the grader and an actor process (see runtime/actor.ts), one JSON line each.
+import type { CallResult } from "./host.js";
 
 /** A name in a footprint that stands for every name: what a program the target runs may change. */
 export const EVERY_NAME = "*";
@@ -22,7 +22,7 @@ export interface ActorCall {
   /** Process ids of the other actors: alive, for `process.kill(pid, 0)`. */
   livePids: number[];
   limitMs: number;
-  /** When set, the time the call's clock starts at (see actor.ts virtualClock). */
+  /** When set, the time the call's clock starts at (see runtime/actor.ts, virtualClock). */
   clockMs?: number;
   /** The seed of the call's `Math.random` (each call is a process of its own, with numbers of its own). */
   randomSeed: number;

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
-import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
+import { ASYNC_BODY_MARKER } from "../../../target/esm-to-function.js";
 import { StudentFrames } from "./frames.js";
 import { seededMath } from "./random-streams.js";
 

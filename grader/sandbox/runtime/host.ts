@@ -3,25 +3,25 @@
 // states to rebuild and recover from. It judges nothing: it reports what happened.
 import fs from "node:fs";
 import path from "node:path";
-import { replay, type Cut } from "../crash/replay.js";
-import type { Trace } from "../crash/trace.js";
-import { CompiledTarget } from "./instance.js";
-import { CallTimedOut, belowShell, withTimeLimit } from "./limits.js";
+import { replay, type Cut } from "../../crash/replay.js";
+import type { Trace } from "../../crash/trace.js";
+import { CompiledTarget } from "./target/instance.js";
+import { CallTimedOut, belowShell, withTimeLimit } from "../supervisor/limits.js";
 import { listDisk } from "./disk.js";
-import { runSteps } from "./steps.js";
-import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } from "./protocol.js";
-import { microtasksQueued, watchMicrotasks } from "./microtasks.js";
-import { Recorder } from "./recorder.js";
-import { PendingOps, createRecordingFs } from "./recording-fs.js";
-import { createRecordingChildProcess } from "./recording-exec.js";
-import { readGitHistory } from "./git-history.js";
-import { runProgram } from "./program.js";
+import { runSteps } from "./target/scenario-steps.js";
+import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } from "../messages/host.js";
+import { microtasksQueued, watchMicrotasks } from "./target/microtasks.js";
+import { Recorder } from "../interposition/recorder.js";
+import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
+import { createRecordingChildProcess } from "../interposition/recording-exec.js";
+import { readGitHistory } from "../git/git-history.js";
+import { runProgram } from "./process.js";
 import { runActor } from "./actor.js";
 import { discardOutput } from "./silence.js";
-import { killOthersOfMyUser } from "./identity/processes.js";
+import { killOthersOfMyUser } from "../identity/processes.js";
 import { ScenarioFolder } from "./scenario-folder.js";
-import { processSeed } from "./random-streams.js";
-import { LAB_SPECIFIER, labModule } from "./lab-module.js";
+import { processSeed } from "./target/random-streams.js";
+import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
 
 export interface HostConfig {
   /** Bundle file of each module the grader may call, by name ("checkpoint", ...). */
