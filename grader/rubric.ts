@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./paths.js";
-import { DEFAULT_LIMITS, type Limits } from "./sandbox/supervisor/limits.js";
+import { DEFAULT_LIMITS, type Limits } from "./sandbox/messages/limits.js";
 
 export interface RubricCheck {
   id: string;

@@ -13,7 +13,7 @@ import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
 import type { Footprint } from "../sandbox/messages/actor.js";
 import { conflict } from "./explore.js";
 import { clip } from "../sandbox/runtime/target/call.js";
-import type { Limits } from "../sandbox/supervisor/limits.js";
+import type { Limits } from "../sandbox/messages/limits.js";
 import { seedOf } from "../sandbox/runtime/target/random-streams.js";
 
 export const CHECKPOINT_NAME = "checkpoint.json";

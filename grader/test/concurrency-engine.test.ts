@@ -10,7 +10,7 @@ import { SOLUTION_DIR } from "../paths.js";
 import { Actor } from "../sandbox/supervisor/actor-client.js";
 import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
-import { DEFAULT_LIMITS } from "../sandbox/supervisor/limits.js";
+import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
 import { bundleTarget } from "../target/bundle.js";
 
 const w = (...names: string[]): Footprint => ({ reads: [], writes: names });

@@ -7,8 +7,8 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
-import { DEFAULT_LIMITS, type Limits } from "../sandbox/supervisor/limits.js";
-import type { CallResult } from "../sandbox/messages/host.js";
+import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
 import { Recorder } from "../sandbox/interposition/recorder.js";
 import { bundleTarget } from "../target/bundle.js";
 

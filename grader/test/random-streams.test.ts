@@ -7,8 +7,8 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { Sandbox } from "../sandbox/supervisor/host-client.js";
-import { DEFAULT_LIMITS } from "../sandbox/supervisor/limits.js";
-import type { CallResult, Step } from "../sandbox/messages/host.js";
+import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
+import type { CallResult, Step } from "../sandbox/messages/scenario.js";
 import { processSeed, seededMath } from "../sandbox/runtime/target/random-streams.js";
 import { bundleTarget } from "../target/bundle.js";
 

@@ -16,7 +16,7 @@ import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
 import type { Verdict } from "../../grading/verdict.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import type { CallResult, Fault, FaultPoint, Step } from "../../sandbox/messages/host.js";
+import type { CallResult, Fault, FaultPoint, Step } from "../../sandbox/messages/scenario.js";
 import { checkLoad, checkWrite, describeResult, load, restart, write, type Expected } from "../phase1/calls.js";
 import { NONE, type OldState } from "../phase1/crash-window.js";
 

@@ -1,6 +1,6 @@
 // The Phase 1 calls a scenario makes, and how their outcomes read in a failure story.
 import { stateDigest } from "../../../lab/canonical.js";
-import type { CallResult, Step } from "../../sandbox/messages/host.js";
+import type { CallResult, Step } from "../../sandbox/messages/scenario.js";
 import { showState, type JsonState } from "../../grading/states.js";
 
 /** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */

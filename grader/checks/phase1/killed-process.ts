@@ -7,7 +7,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
-import type { Step } from "../../sandbox/messages/host.js";
+import type { Step } from "../../sandbox/messages/scenario.js";
 import { checkLoad, checkWrite, load, write } from "./calls.js";
 
 export const killedProcess: CheckDefinition = {

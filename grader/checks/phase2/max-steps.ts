@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import type { Step } from "../../sandbox/messages/host.js";
+import type { Step } from "../../sandbox/messages/scenario.js";
 import { STEPS, doneEffects, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
 

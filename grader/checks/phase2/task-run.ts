@@ -1,7 +1,7 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
 import { expectedDigests } from "../../../lab/task.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
-import type { CallResult, Step } from "../../sandbox/messages/host.js";
+import type { CallResult, Step } from "../../sandbox/messages/scenario.js";
 import { describeResult } from "../phase1/calls.js";
 import { STEPS, nameState } from "./ledger.js";
 

@@ -1,6 +1,6 @@
 // Calling firstDivergence on many pairs of histories in one scenario, and judging each answer.
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import type { CallResult, Step } from "../../sandbox/messages/host.js";
+import type { CallResult, Step } from "../../sandbox/messages/scenario.js";
 import { showState } from "../../grading/states.js";
 import { describeResult } from "../phase1/calls.js";
 import { explainDivergence, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";

@@ -4,7 +4,7 @@
 // the two prompts' runs part ways, and that two runs of one prompt never do.
 import { DEFAULT_PROMPT, expectedStates } from "../../../lab/task.js";
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { CallResult, Step } from "../../sandbox/messages/host.js";
+import type { CallResult, Step } from "../../sandbox/messages/scenario.js";
 import { describeResult } from "../phase1/calls.js";
 import { divergeStep, judgeAnswer } from "./answers.js";
 import { referenceDivergence, showPaths } from "./reference.js";

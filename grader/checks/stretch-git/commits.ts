@@ -2,7 +2,7 @@
 // order, and commits after every step with a message that names it; runs with step budgets,
 // each a new process, pause and resume from the last commit.
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { Step } from "../../sandbox/messages/host.js";
+import type { Step } from "../../sandbox/messages/scenario.js";
 import { doneEffects, judgeRecord } from "../phase2/ledger.js";
 import { checkRunResult, restart, runTaskStep } from "../phase2/task-run.js";
 import { GIT_SETUP, judgeHistory } from "./git-setup.js";

@@ -7,7 +7,7 @@
 //   next call); or a new file's creation is the first thing to fail;
 // - an I/O error: `fsync` fails with EIO, makes nothing durable, and a later fsync of the same
 //   file says nothing of the lost bytes (the power model keeps them lost, see crash/power-loss.ts).
-import type { Fault, FaultPoint, FaultReport } from "../messages/host.js";
+import type { Fault, FaultPoint, FaultReport } from "../messages/scenario.js";
 
 /** What happens to one write: `bytes` of it reach the file (and are returned), or `error` is thrown before any does. */
 export type WriteOutcome = { bytes: number } | { error: NodeJS.ErrnoException };

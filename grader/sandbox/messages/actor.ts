@@ -1,5 +1,5 @@
 // The messages between the grader and an actor process (see runtime/actor.ts), one JSON line each.
-import type { CallResult } from "./host.js";
+import type { CallResult } from "./scenario.js";
 
 /** A name in a footprint that stands for every name: what a program the target runs may change. */
 export const EVERY_NAME = "*";
@@ -8,6 +8,13 @@ export const EVERY_NAME = "*";
 export interface Footprint {
   reads: string[];
   writes: string[];
+}
+
+/** What an actor starts with, on standard input: the target bundle it runs. */
+export interface ActorConfig {
+  bundle: string;
+  entry: string;
+  targetDir: string;
 }
 
 /** What the grader asks an actor to do: one call, in a fresh module instance. */

@@ -2,41 +2,29 @@
 // once (writers, a reader). Each call runs in a fresh module instance with this process's own
 // id. In a gated call, every file-system operation first tells the grader what it is about to
 // do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
-import fs from "node:fs";
 import path from "node:path";
-import { StringDecoder } from "node:string_decoder";
-import type { FsOp } from "../../crash/trace.js";
-import { attrWord, opensForChange } from "../../crash/trace.js";
+import { attrWord, opensForChange, type FsOp } from "../../crash/trace.js";
 import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
-import type { ActorCall, ActorMessage, Footprint } from "../messages/actor.js";
+import { ACTOR_IN_FD } from "../messages/launch.js";
+import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint } from "../messages/actor.js";
 import { Recorder } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
-import { EVERY_NAME } from "../messages/actor.js";
-import { discardOutput } from "./silence.js";
-
-/** Descriptors of the actor's two pipes: what it tells the grader, and what it is told. */
-export const ACTOR_OUT_FD = 3;
-export const ACTOR_IN_FD = 4;
-
-export interface ActorConfig {
-  bundle: string;
-  entry: string;
-  targetDir: string;
-}
+import { LineReader, report } from "./pipes.js";
+import { silenceTarget } from "./silence.js";
 
 /** Serves calls until the grader closes the command pipe. */
 export async function runActor(config: ActorConfig, guard: () => void): Promise<void> {
   guard();
-  silenceOutput();
-  tell({ pid: process.pid });
+  silenceTarget();
+  report({ pid: process.pid });
   const target = new CompiledTarget(config.bundle, config.targetDir, path.join(config.targetDir, config.entry));
   const input = new LineReader(ACTOR_IN_FD);
   for (let line = input.next(); line !== null; line = input.next()) {
     const call = JSON.parse(line) as ActorCall;
-    tell({ done: await runOne(target, call, input) });
+    report({ done: await runOne(target, call, input) });
   }
   process.exit(0);
 }
@@ -195,7 +183,7 @@ class Gate {
     const lastFailed = this.lastFailed();
     this.waiting = op;
     this.recorder.pushed = null;
-    tell({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed });
+    report({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed });
     if (this.input.next() === null) process.exit(0); // the grader is gone
   }
 
@@ -227,48 +215,4 @@ function virtualClock(startMs: number): () => void {
   return () => {
     globalThis.Date = RealDate;
   };
-}
-
-function tell(message: ActorMessage): void {
-  fs.writeSync(ACTOR_OUT_FD, JSON.stringify(message) + "\n");
-}
-
-/** What the target prints goes nowhere, and a callback it left behind cannot end the actor. */
-function silenceOutput(): void {
-  discardOutput();
-  process.on("uncaughtException", () => {});
-  process.on("unhandledRejection", () => {});
-}
-
-/** Reads lines from a pipe, blocking: the process has nothing else to do until the grader speaks. */
-class LineReader {
-  private buffered = "";
-  private readonly chunk = Buffer.alloc(64 * 1024);
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(private readonly fd: number) {}
-
-  /** The next line, or null once the pipe is closed. */
-  next(): string | null {
-    for (;;) {
-      const end = this.buffered.indexOf("\n");
-      if (end >= 0) {
-        const line = this.buffered.slice(0, end);
-        this.buffered = this.buffered.slice(end + 1);
-        return line;
-      }
-      let n: number;
-      try {
-        n = fs.readSync(this.fd, this.chunk, 0, this.chunk.length, null);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-          continue;
-        }
-        return null;
-      }
-      if (n === 0) return null;
-      this.buffered += this.decoder.write(this.chunk.subarray(0, n));
-    }
-  }
 }

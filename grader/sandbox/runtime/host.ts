@@ -1,51 +1,25 @@
-// The sandbox host: a child process of the grader that runs the target's code. The grader sends
-// it scenarios (calls into fresh module instances, with the file-system calls recorded) and crash
-// states to rebuild and recover from. It judges nothing: it reports what happened.
-import fs from "node:fs";
+// Serve mode's host: the child that runs the target's code for the grader's requests (see
+// serve.ts). The grader sends it scenarios (calls into fresh module instances, with the
+// file-system calls recorded) and crash states to rebuild and recover from. It judges nothing:
+// it reports what happened.
 import path from "node:path";
 import { replay, type Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
 import { CompiledTarget } from "./target/instance.js";
-import { CallTimedOut, belowShell, withTimeLimit } from "../supervisor/limits.js";
+import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
 import { runSteps } from "./target/scenario-steps.js";
-import type { CallResult, ManyReply, Reply, Request, RunReply, Scenario, Step } from "../messages/host.js";
+import type { CallResult, Step } from "../messages/scenario.js";
+import type { HostConfig, ManyReply, Request, RunReply, Scenario } from "../messages/host.js";
 import { microtasksQueued, watchMicrotasks } from "./target/microtasks.js";
 import { Recorder } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
 import { readGitHistory } from "../git/git-history.js";
-import { runProgram } from "./process.js";
-import { runActor } from "./actor.js";
-import { discardOutput } from "./silence.js";
 import { killOthersOfMyUser } from "../identity/processes.js";
 import { ScenarioFolder } from "./scenario-folder.js";
 import { processSeed } from "./target/random-streams.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
-
-export interface HostConfig {
-  /** Bundle file of each module the grader may call, by name ("checkpoint", ...). */
-  modules: Record<string, string>;
-  targetDir: string;
-  /** A folder of the host's own for scenario folders. */
-  work: string;
-  /** The time limit of one call into the target. */
-  callMs: number;
-  /** The check's seed: each simulated process's random numbers come from it (see random-streams.ts). */
-  seed: number;
-  /**
-   * A folder on another file system than `work`, when there is one: each scenario's TMPDIR lives
-   * there, so a temp file made in os.tmpdir() cannot be renamed over the checkpoint (EXDEV), as
-   * on the many machines where /tmp is a file system of its own.
-   */
-  tmpBase?: string;
-  /**
-   * The host's user is its own alone (the grade runs targets as separate users, and the host is
-   * not below a shell of that user): after each scenario, any other process of that user is the
-   * target's leftover, and ends.
-   */
-  ownUser?: boolean;
-}
 
 /** Runs scenarios inside one host process; keeps compiled modules and traces between requests. */
 export class Host {
@@ -295,71 +269,3 @@ export class NeedTrace extends Error {
     super(`trace ${traceId} is not loaded`);
   }
 }
-
-/**
- * Ends this process once its parent is gone, even while the target's code spins in the main
- * thread (a worker thread keeps watching, and a kill from it ends the whole process). Below a
- * shell, the parent is the shell, and the grader ends this process itself when the shell ends
- * (a target that killed its parent): the thread, which costs about 0.1 s of CPU, is then not started.
- */
-export function guardAgainstOrphaning(): void {
-  if (belowShell()) return;
-  const parent = process.ppid;
-  // Loaded here, not at the top, so that below a shell no process pays for loading it (the host
-  // always runs as a CommonJS bundle, where require is at hand).
-  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
-  const guard = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, "SIGKILL"); }, 500);`, { eval: true });
-  guard.unref();
-}
-
-/** How often a call may tell the grader again that it started, when it is the same call as last time. */
-const PROGRESS_EVERY_MS = 250;
-
-/**
- * Sends a call's name when it differs from the last one sent, or when the last was sent a while
- * ago: the grader's watchdog still hears from a host that makes progress, and still knows which
- * call it was in, without one message per crash state.
- */
-function throttledProgress(send: (call: string) => void): (call: string) => void {
-  let last = "";
-  let at = -Infinity;
-  return (call) => {
-    const now = performance.now();
-    if (call === last && now - at < PROGRESS_EVERY_MS) return;
-    last = call;
-    at = now;
-    send(call);
-  };
-}
-
-function serve(host: Host): void {
-  guardAgainstOrphaning();
-  process.on("message", async (msg: { id: number; req: Request }) => {
-    host.progress = throttledProgress((call) => process.send!({ id: msg.id, progress: call }));
-    let reply: Reply;
-    try {
-      reply = { ok: true, value: await host.handle(msg.req) };
-    } catch (error) {
-      reply = error instanceof NeedTrace
-        ? { ok: false, needTrace: error.traceId, error: error.message }
-        : { ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-    }
-    process.send!({ id: msg.id, reply });
-  });
-  // Runtime failures still reach the real stderr: only what the target prints is dropped.
-  discardOutput();
-  // A callback the target left behind must not take the host down between requests.
-  process.on("uncaughtException", () => {});
-  // The grader went away: nothing is left to answer.
-  process.on("disconnect", () => process.exit(0));
-  process.on("unhandledRejection", () => {});
-  process.send!({ ready: true, pid: process.pid });
-}
-
-// The student's frames are picked out of the stack: keep enough of it to reach them.
-Error.stackTraceLimit = 50;
-const [mode, configJson] = process.argv.slice(2);
-if (mode === "--serve") serve(new Host(JSON.parse(configJson!)));
-// A program's configuration comes on standard input, read before the target's code runs.
-else if (mode === "--program") runProgram(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);
-else if (mode === "--actor") runActor(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);

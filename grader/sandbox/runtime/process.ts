@@ -1,91 +1,35 @@
-// Program mode: the host runs a target as a real process of its own, which the grader may have
+// Process mode: the host runs a target as a real process of its own, which the grader may have
 // killed for real (SIGKILL) at a chosen point: in the middle of its n-th write, before its n-th
 // change to the disk, or as runStep(n) is entered. Either it makes a list of calls (steps) or it
 // runs the target as a program with a command line (a Phase 3 session).
 import fs from "node:fs";
 import path from "node:path";
-import type { SideEffect } from "../../../lab/task.js";
 import { changesDisk, type FsOp } from "../../crash/trace.js";
 import { summarizeError } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
-import type { CallResult, Step } from "../messages/host.js";
+import type { KillRule, ProcessConfig, Torn } from "../messages/process.js";
 import { Recorder, type BeforeOp } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
 import { runSteps } from "./target/scenario-steps.js";
-
-export interface KillRule {
-  /** During the n-th write, once `fraction` of its bytes are written. */
-  nthWrite?: number;
-  fraction?: number;
-  /** Just before the n-th operation that changes the disk (a write is torn at `fraction`). */
-  nthChange?: number;
-  /** As runStep(n) of the lab task is entered. */
-  enterStep?: number;
-}
-
-export interface ProgramConfig {
-  bundle: string;
-  /** The target file the bundle was made from ("session.ts"). */
-  entry: string;
-  targetDir: string;
-  /** The scenario folder, with work/, tmp/ and cwd/ already made. */
-  root: string;
-  /** Calls to make; or, with `argv`, run the bundle as a program with this command line. */
-  steps?: Step[];
-  argv?: string[];
-  kill?: KillRule;
-  /** The working folder (default: the scenario's cwd/). */
-  cwd?: string;
-  /** The time limit of one call (in steps mode). */
-  callMs: number;
-}
-
-/**
- * What the process tells the grader, one JSON line each on descriptor 3 (a pipe): the lab's side
- * effects as they happen, the calls' results, the write torn by a kill, and the changes made.
- * Nothing goes through files the target could find and rewrite, and the configuration arrives
- * on standard input, so it is not on the command line either.
- */
-export type ChannelMessage =
-  | { effect: SideEffect }
-  | { results: CallResult[] }
-  | { torn: Torn }
-  | { changes: number }
-  /** The runtime's own process id (its parent is a shell, see limitedCommand). */
-  | { pid: number };
-
-/** Where a kill landed: in the middle of a write (`written` of `of` bytes), or before a change; `command`: inside a command the target ran, which went on to its end. */
-export interface Torn {
-  api: string;
-  file: string | null;
-  written: number;
-  of: number;
-  command?: boolean;
-}
-
-export const CHANNEL_FD = 3;
-
-function tell(message: ChannelMessage): void {
-  fs.writeSync(CHANNEL_FD, JSON.stringify(message) + "\n");
-}
+import { report } from "./pipes.js";
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
-export async function runProgram(config: ProgramConfig, guard: () => void): Promise<void> {
+export async function runAsProcess(config: ProcessConfig, guard: () => void): Promise<void> {
   guard();
-  tell({ pid: process.pid });
+  report({ pid: process.pid });
   const kill = config.kill ?? {};
   const pending = new PendingOps();
   const counter = { changes: 0 };
   const hooks = killHooks(config, kill, counter);
   const recorder = new Recorder(config.root, undefined, hooks.beforeOp, false);
-  process.on("exit", () => tell({ changes: counter.changes }));
+  process.on("exit", () => report({ changes: counter.changes }));
   const recordingFs = createRecordingFs(() => recorder, pending);
   const childProcess = createRecordingChildProcess(() => recorder, { afterCommand: hooks.afterCommand });
   const lab = labModule((effect) => {
     if (effect.phase === "enter" && effect.step === kill.enterStep) die({ api: `runStep(${effect.step})`, file: null, written: 0, of: 0 });
-    tell({ effect });
+    report({ effect });
   }, () => process.pid);
   process.chdir(config.cwd ?? path.join(config.root, "cwd"));
   process.env.TMPDIR = path.join(config.root, "tmp");
@@ -117,7 +61,7 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
     frames: (error) => target.frames.of(error),
   });
   await pending.settle();
-  tell({ results });
+  report({ results });
   process.exit(0);
 }
 
@@ -127,7 +71,7 @@ export async function runProgram(config: ProgramConfig, guard: () => void): Prom
  * operations that stand for what the command did. A SIGKILL of this process does not stop a
  * program it started, so a kill that lands inside a command lands as the command ends.
  */
-function killHooks(config: ProgramConfig, kill: KillRule, counter: { changes: number }): { beforeOp: BeforeOp; afterCommand: (command: string, ops: FsOp[]) => void } {
+function killHooks(config: ProcessConfig, kill: KillRule, counter: { changes: number }): { beforeOp: BeforeOp; afterCommand: (command: string, ops: FsOp[]) => void } {
   let writes = 0;
   const hits = (op: FsOp) => (op.kind === "write" && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
   const beforeOp: BeforeOp = (op, realFd) => {
@@ -154,7 +98,7 @@ function killHooks(config: ProgramConfig, kill: KillRule, counter: { changes: nu
 
 /** Tells the grader what was being done, then kills this process for real. */
 function die(torn: Torn): never {
-  tell({ torn });
+  report({ torn });
   process.kill(process.pid, "SIGKILL");
   throw new Error("unreachable: SIGKILL did not stop the process");
 }

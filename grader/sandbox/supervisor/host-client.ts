@@ -1,14 +1,14 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { Serializable } from "node:child_process";
 import type { Cut } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
-import type { HostConfig } from "../runtime/host.js";
-import { deathCause, exitSignal, formatSeconds, heapMiB, limitedCommand, silenceMs, type Limits } from "./limits.js";
-import { killTree, watchdog } from "./watchdog.js";
-import { targetEnv } from "../identity/target-env.js";
+import { silenceMs } from "./limits.js";
+import { formatSeconds, type Limits } from "../messages/limits.js";
+import { Child } from "./child.js";
 import { UserLease } from "../identity/target-user.js";
-import type { CrashPoint, ManyReply, Reply, Request, RunReply, Scenario, Step } from "../messages/host.js";
+import type { CrashPoint, HostConfig, ManyReply, Reply, Request, RunReply, Scenario } from "../messages/host.js";
+import type { Step } from "../messages/scenario.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
 export class SandboxFailure extends Error {
@@ -32,7 +32,7 @@ export interface SandboxOptions {
 
 /** A host process and the traces it has been given. */
 export class Sandbox {
-  private child: ChildProcess | null = null;
+  private child: Child | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: () => void }>();
@@ -40,10 +40,7 @@ export class Sandbox {
   private lastCall: string | null = null;
   private readonly traces = new Map<string, Trace>();
   private nextTrace = 1;
-  private outputTail = "";
   private retired = false;
-  /** The host runtime's own process id (its parent is a shell, see limitedCommand). */
-  private runtimePid: number | undefined;
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
 
@@ -80,11 +77,6 @@ export class Sandbox {
     return this.traces.get(traceId)!;
   }
 
-  /** The last lines the target printed, for messages. */
-  output(): string {
-    return this.outputTail;
-  }
-
   /** Closes the host for good: later requests fail (a check that was abandoned must not start it again). */
   async retire(): Promise<void> {
     this.retired = true;
@@ -97,11 +89,7 @@ export class Sandbox {
     this.child = null;
     this.ready = null;
     const closed = (async () => {
-      if (child && child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise((r) => child.once("exit", r));
-        killTree(child.pid, this.runtimePid);
-        await gone;
-      }
+      if (child?.running) await child.stop();
       // What the target started and left running (a daemon out of the host's tree) ends with it.
       this.lease.sweep();
     })();
@@ -132,7 +120,7 @@ export class Sandbox {
     const id = this.nextId++;
     const silence = silenceMs(this.opts.limits);
     return new Promise<Reply>((resolve, reject) => {
-      const dog = watchdog(() => this.runtimePid ?? this.child?.pid, silence, () => {
+      const dog = this.child!.watch(silence, () => {
         this.waiting.delete(id);
         void this.close();
         const during = this.lastCall ? ` during ${this.lastCall}` : "";
@@ -144,7 +132,7 @@ export class Sandbox {
         alive: () => dog.reset(),
       });
       this.lastCall = null;
-      this.child!.send({ id, req });
+      this.child!.send({ id, req } as Serializable);
     });
   }
 
@@ -158,52 +146,44 @@ export class Sandbox {
   /** Starts the host process; resolves once it says it is ready. */
   private launch(): Promise<void> {
     if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
-    const { limits } = this.opts;
-    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, this.opts.hostFile, "--serve", JSON.stringify(this.opts.config)], { replaceShell: this.lease.user !== null });
+    const { limits, hostFile, config } = this.opts;
     // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
-    const { work, tmpBase } = this.opts.config;
+    const { work, tmpBase } = config;
     this.lease.folder(work);
     if (tmpBase) this.lease.folder(tmpBase);
-    const child = spawn(command.file, command.args, { serialization: "advanced", stdio: ["ignore", "pipe", "pipe", "ipc"], cwd: work, env: targetEnv(work), ...this.lease.spawnOptions });
+    const child = Child.start({ hostFile, mode: "serve", args: [JSON.stringify(config)], limits, lease: this.lease, cwd: work, home: work });
     this.child = child;
-    const keep = (chunk: Buffer) => {
-      this.outputTail = (this.outputTail + chunk.toString()).slice(-4000);
-    };
-    child.stdout!.on("data", keep);
-    child.stderr!.on("data", keep);
-    child.on("message", (msg: { id?: number; reply?: Reply; progress?: string }) => {
+    child.onMessage((msg: { id?: number; reply?: Reply; progress?: string }) => {
       if (msg.id === undefined) return;
       const waiter = this.waiting.get(msg.id);
       if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive();
       this.waiting.delete(msg.id);
       waiter?.resolve(msg.reply!);
     });
-    child.once("exit", (code, signal) => {
+    child.onExit((code, signal) => {
       if (this.child === child) (this.child = null), (this.ready = null);
       // The shell above the runtime ended (the target may have killed its parent): end the runtime too.
-      killTree(this.runtimePid);
-      const failure = new SandboxFailure("died", hostDeath(code, signal, this.outputTail, limits, this.lastCall));
+      child.endRuntime();
+      const failure = new SandboxFailure("died", hostDeath(child, code, signal, this.lastCall));
       for (const waiter of this.waiting.values()) waiter.reject(failure);
       this.waiting.clear();
     });
     return new Promise<void>((resolve, reject) => {
-      const onMessage = (msg: { ready?: boolean; pid?: number }) => {
+      const stopListening = child.onMessage((msg: { ready?: boolean; pid?: number }) => {
         if (!msg.ready) return;
-        this.runtimePid = msg.pid;
-        child.off("message", onMessage);
+        child.runtimePid = msg.pid;
+        stopListening();
         resolve();
-      };
-      child.on("message", onMessage);
-      child.once("exit", (code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
+      });
+      child.onExit((code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
   }
 }
 
 /** Why the host process ended, in the student's terms, and during which call. */
-function hostDeath(code: number | null, signal: NodeJS.Signals | null, output: string, limits: Limits, call: string | null): string {
+function hostDeath(child: Child, code: number | null, signal: NodeJS.Signals | null, call: string | null): string {
   const during = call ? ` during ${call}` : "";
-  const died = exitSignal(code, signal);
-  const cause = deathCause(died ?? null, output, limits);
+  const cause = child.deathCause(code, signal);
   if (cause) return `${cause}${during}`;
   return `exited with code ${code}${during}: the real process.exit was reached (through globalThis.process), which ends the whole process instead of the call`;
 }

@@ -1,34 +1,10 @@
-// The limits every run of a target's code is held to, and the two ways they are enforced: inside
-// the process (a time limit on each call), and by the operating system on the whole process
-// (memory and file size), so a Buffer bomb or a file written without end stops where it started.
-import fs from "node:fs";
+// How the grader's process holds a child to the limits (messages/limits.ts): by the operating
+// system on the whole process (memory and file size), so a Buffer bomb or a file written without
+// end stops where it started; by the V8 heap limit; and by how long it may stay silent. And how a
+// child's death is told in the student's terms.
 import os from "node:os";
-import vm from "node:vm";
-
-export interface Limits {
-  /** One call into the target (or its module's top level) in a sandbox. */
-  callMs: number;
-  /** One real process of the target (a Phase 3 session, a process killed for real). */
-  processMs: number;
-  /** One check, with every variant of its files: the bound that holds whatever the target does. */
-  checkMs: number;
-  /** Memory of one process that runs the target's code (heap and buffers together). */
-  memoryMiB: number;
-  /** The largest file the target may write. */
-  fileMiB: number;
-  /** How much of a process's output is kept for messages (its end). */
-  outputKiB: number;
-}
-
-/** Generous on purpose: a correct submission never meets them, even on a loaded 2-core machine. */
-export const DEFAULT_LIMITS: Limits = {
-  callMs: 5_000,
-  processMs: 20_000,
-  checkMs: 120_000,
-  memoryMiB: 512,
-  fileMiB: 64,
-  outputKiB: 64,
-};
+import { SHELL, belowShell } from "../messages/launch.js";
+import type { Limits } from "../messages/limits.js";
 
 /**
  * The most a whole grade takes, whatever the target does: each deliverable's checks run side by
@@ -49,8 +25,6 @@ export function heapMiB(limits: Limits): number {
   return Math.floor(limits.memoryMiB * 0.75);
 }
 
-const SHELL = "/bin/sh";
-
 /**
  * The command that starts `file args` under the memory and file-size limits: through the shell's
  * `ulimit` where there is one (Linux and macOS), as it is elsewhere. A process that dies of a
@@ -67,52 +41,6 @@ export function limitedCommand(limits: Limits, file: string, args: string[], opt
   // takes the shell's place, so its user has no other process the runtime must spare.
   const script = `ulimit -d ${dataKiB} 2>/dev/null; ulimit -f ${fileBlocks} 2>/dev/null; unset PWD OLDPWD; ${opts.replaceShell ? "exec " : ""}"$0" "$@"`;
   return { file: SHELL, args: ["-c", script, file, ...args] };
-}
-
-/** Whether `limitedCommand` starts processes below a shell (the shell is then their parent, not the grader). */
-export function belowShell(): boolean {
-  return process.platform !== "win32" && fs.existsSync(SHELL);
-}
-
-/** Thrown by `withTimeLimit` when the call did not return in time. */
-export class CallTimedOut extends Error {
-  constructor(
-    readonly ms: number,
-    /** The process had less than half the time on a CPU: the machine was busy, not the call. */
-    readonly starved: boolean,
-  ) {
-    super(`did not return within ${formatSeconds(ms)}`);
-  }
-}
-
-const trampoline = new vm.Script("globalThis.__gradeCall()", { filename: "grader-call-limit" });
-
-/**
- * Runs `fn` and stops it after `ms` milliseconds of synchronous running, even inside an endless
- * loop (V8 terminates the script; the target cannot catch that). A call blocked in a system call
- * is not stopped here: the grader's watchdog kills the whole process.
- */
-export function withTimeLimit<T>(fn: () => T, ms: number): T {
-  const g = globalThis as { __gradeCall?: () => T };
-  const outer = g.__gradeCall;
-  g.__gradeCall = fn;
-  const cpu = process.cpuUsage();
-  try {
-    return trampoline.runInThisContext({ timeout: ms }) as T;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-      const used = process.cpuUsage(cpu);
-      throw new CallTimedOut(ms, (used.user + used.system) / 1000 < ms / 2);
-    }
-    throw error;
-  } finally {
-    g.__gradeCall = outer;
-  }
-}
-
-/** "5 s", "0.5 s". */
-export function formatSeconds(ms: number): string {
-  return `${+(ms / 1000).toFixed(1)} s`;
 }
 
 /** Why a process that ran the target's code died, when a limit or a crash explains it; null for a plain exit. */

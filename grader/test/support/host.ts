@@ -6,7 +6,7 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll } from "vitest";
 import { buildHost } from "../../sandbox/supervisor/build-host.js";
 import { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { DEFAULT_LIMITS } from "../../sandbox/supervisor/limits.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 /** The scratch folder and host of the calling test file: made before its tests, removed after. */

@@ -1,7 +1,8 @@
 // Records one call of a one-file target in a sandbox host, for the engine's own tests.
 import { expect } from "vitest";
 import type { Trace } from "../../crash/trace.js";
-import type { CallResult, DiskEntry } from "../../sandbox/messages/host.js";
+import type { CallResult } from "../../sandbox/messages/scenario.js";
+import type { DiskEntry } from "../../sandbox/messages/host.js";
 import { sandboxOver, scratchHost } from "./host.js";
 
 export interface Recording {

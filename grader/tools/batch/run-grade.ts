@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import type { Report } from "../../report/report.js";
-import { formatSeconds } from "../../sandbox/supervisor/limits.js";
+import { formatSeconds } from "../../sandbox/messages/limits.js";
 import { releaseIdsOf } from "../../sandbox/identity/ids.js";
 
 export interface GradeRequest {

@@ -8,7 +8,7 @@ import { stateOfSize } from "../../grading/states.js";
 import { SOLUTION_DIR } from "../../paths.js";
 import { Actor } from "../../sandbox/supervisor/actor-client.js";
 import { buildHost } from "../../sandbox/supervisor/build-host.js";
-import { DEFAULT_LIMITS } from "../../sandbox/supervisor/limits.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 export interface ConcurrencyCost {

@@ -6,8 +6,8 @@ import { crashCuts, findMark } from "../../crash/cuts.js";
 import { SOLUTION_DIR } from "../../paths.js";
 import { buildHost } from "../../sandbox/supervisor/build-host.js";
 import { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { DEFAULT_LIMITS } from "../../sandbox/supervisor/limits.js";
-import type { Step } from "../../sandbox/messages/host.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
+import type { Step } from "../../sandbox/messages/scenario.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 const CHECKPOINT = { $path: "work/checkpoint.json" };

@@ -2,9 +2,10 @@
 import path from "node:path";
 import { canonicalJson, stateDigest, textDigest } from "../../../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
-import { CallTimedOut, formatSeconds, withTimeLimit } from "../../supervisor/limits.js";
+import { CallTimedOut, withTimeLimit } from "./time-limit.js";
+import { formatSeconds } from "../../messages/limits.js";
 import { labArg } from "./lab-module.js";
-import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/host.js";
+import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/scenario.js";
 
 /**
  * Replaces the grader's placeholders in call arguments (and one level inside option objects):

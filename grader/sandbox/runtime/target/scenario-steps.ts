@@ -5,8 +5,8 @@ import path from "node:path";
 import { resolveArgs, runCall } from "./call.js";
 import { DiskFaults } from "../../interposition/disk-faults.js";
 import { takeStepMs } from "./lab-module.js";
-import { withTimeLimit } from "../../supervisor/limits.js";
-import type { CallResult, Step } from "../../messages/host.js";
+import { withTimeLimit } from "./time-limit.js";
+import type { CallResult, Step } from "../../messages/scenario.js";
 import type { Recorder } from "../../interposition/recorder.js";
 
 export interface StepsEnv {
