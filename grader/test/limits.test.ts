@@ -99,7 +99,7 @@ describe.concurrent("limits", () => {
       const [first] = await call();
       expect(first).toMatchObject({ status: "timed-out" });
     });
-    const recorder = new Recorder("/nowhere", { entries: 10, bytes: 100 });
+    const recorder = new Recorder("/nowhere", { limits: { entries: 10, bytes: 100 } });
     for (let i = 0; i < 50; i++) recorder.push({ kind: "write", fd: 1, bytes: Buffer.alloc(30), position: null, api: "writeSync" });
     expect(recorder.entries.length).toBe(3);
     expect(recorder.trace().truncated).toBe(true);

@@ -56,7 +56,7 @@ describe("random numbers of simulated processes", () => {
     const crashed = await box.run("t", { steps: [draw] }, { record: true });
     const [pid, name] = drawn(crashed.results[0]);
     const cuts = [{ at: crashed.trace!.entries.length }, { at: 0 }];
-    const restarts = await box.runMany("t", crashed.traceId!, cuts, [draw], [], pid);
+    const restarts = await box.runMany("t", crashed.traceId!, cuts, [draw], { pid });
     for (const restart of restarts) {
       const [againPid, againName] = drawn(restart.results[0]);
       expect(againPid).toBe(pid);

@@ -91,7 +91,7 @@ export function crashStory(crashes: Crash[]): string {
 
 /** Recovers from each crash point of `run` with one new run to the end; the first story that fails, or null. */
 export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP): Promise<string | null> {
-  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
+  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
     const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;

@@ -81,7 +81,7 @@ async function recoveries(box: Sandbox, setup: TaskSetup): Promise<Pick<Measured
   const recorded = await recordRun(box, [], undefined, setup);
   if (typeof recorded === "string") return { problem: recorded };
   const points = comparisonCuts(recorded);
-  const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
+  const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   const recovery = Object.fromEntries(KINDS.map((k) => [k, { recovered: 0, of: 0 }])) as Measured["recovery"] & {};
   outcomes.forEach((o, i) => {
     const tally = recovery[points[i]!.kind];

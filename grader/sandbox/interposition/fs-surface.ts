@@ -55,7 +55,7 @@ export const FS_SURFACE = table(READS, RECORDED, REFUSED);
 export const FS_PROMISES_SURFACE = table(PROMISE_READS, PROMISE_RECORDED, PROMISE_REFUSED);
 
 /** How the recording fs treats `name` of `fs` (or of `fs.promises`): "refused" when it is not listed. */
-export function treatmentOf(name: string, promises = false): Treatment {
+export function treatmentOf(name: string, { promises = false }: { promises?: boolean } = {}): Treatment {
   return (promises ? FS_PROMISES_SURFACE : FS_SURFACE)[name] ?? "refused";
 }
 

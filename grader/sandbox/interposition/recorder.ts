@@ -32,13 +32,19 @@ export class Recorder {
   /** The stored path each logical descriptor was opened at. */
   private readonly fdPaths = new Map<number, string>();
 
+  readonly limits: typeof RECORD_LIMITS;
+  readonly beforeOp?: BeforeOp;
+  /** When false, nothing is kept: descriptors are still tracked so leftovers can be closed. */
+  readonly keep: boolean;
+
   constructor(
     readonly root: string,
-    readonly limits = RECORD_LIMITS,
-    readonly beforeOp?: BeforeOp,
-    /** When false, nothing is kept: descriptors are still tracked so leftovers can be closed. */
-    readonly keep = true,
-  ) {}
+    opts: { limits?: typeof RECORD_LIMITS; beforeOp?: BeforeOp; keep?: boolean } = {},
+  ) {
+    this.limits = opts.limits ?? RECORD_LIMITS;
+    this.beforeOp = opts.beforeOp;
+    this.keep = opts.keep ?? true;
+  }
 
   /** Stores a path as "@/<relative>" inside the root, or as it is outside. */
   store(p: string): string {

@@ -18,6 +18,11 @@ import type { Recorder } from "./recorder.js";
 
 type AnyFn = (...args: any[]) => any;
 
+/** How a synchronous call takes its command: a program and an array of arguments (`withArgs`: execFileSync, spawnSync), or one shell string (execSync). */
+interface CallForm {
+  withArgs: boolean;
+}
+
 /** What a caller of the recording `child_process` is told of each synchronous command. */
 export interface CommandHooks {
   /** Before the command runs, with its label (a writer that waits for its turn). */
@@ -41,13 +46,13 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
     return copy;
   };
   /** Where the options argument of a call is: after the arguments array when there is one. */
-  const optionsAt = (args: unknown[], withArgs: boolean) => (withArgs && Array.isArray(args[1]) ? 2 : 1);
+  const optionsAt = (args: unknown[], form: CallForm) => (form.withArgs && Array.isArray(args[1]) ? 2 : 1);
 
   /** Runs a synchronous command; records what it changed when the scenario is recorded. */
-  function recorded(fn: AnyFn, withArgs: boolean): AnyFn {
+  function recorded(fn: AnyFn, form: CallForm): AnyFn {
     return (...args: unknown[]) => {
       const rec = current();
-      const call = withEnv(args, optionsAt(args, withArgs));
+      const call = withEnv(args, optionsAt(args, form));
       if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) {
         try {
           return fn(...call);
@@ -55,7 +60,7 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
           options.ended?.();
         }
       }
-      const invocation = invocationOf(args, withArgs, call[optionsAt(args, withArgs)] as { cwd?: unknown; shell?: unknown });
+      const invocation = invocationOf(args, form, call[optionsAt(args, form)] as { cwd?: unknown; shell?: unknown });
       // Git's model needs no digests of content: objects are named by it, other files by their times.
       const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
       const before = snapshot(rec.root, { digests: !git });
@@ -76,9 +81,9 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
 
   return {
     ...realChildProcess,
-    execFileSync: recorded(realChildProcess.execFileSync, true),
-    execSync: recorded(realChildProcess.execSync, false),
-    spawnSync: recorded(realChildProcess.spawnSync, true),
+    execFileSync: recorded(realChildProcess.execFileSync, { withArgs: true }),
+    execSync: recorded(realChildProcess.execSync, { withArgs: false }),
+    spawnSync: recorded(realChildProcess.spawnSync, { withArgs: true }),
     execFile: refusedAsync("execFile"),
     exec: refusedAsync("exec"),
     spawn: refusedAsync("spawn"),
@@ -98,10 +103,10 @@ function refusedAsync(name: string): () => never {
 }
 
 /** How the target ran a command: a program with arguments, or a shell string; in which folder. */
-function invocationOf(args: unknown[], withArgs: boolean, options: { cwd?: unknown; shell?: unknown } | undefined): Invocation {
+function invocationOf(args: unknown[], form: CallForm, options: { cwd?: unknown; shell?: unknown } | undefined): Invocation {
   const cwd = path.resolve(typeof options?.cwd === "string" ? options.cwd : options?.cwd instanceof URL ? options.cwd.pathname : process.cwd());
-  const words = [String(args[0]), ...(withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
+  const words = [String(args[0]), ...(form.withArgs && Array.isArray(args[1]) ? args[1].map(String) : [])];
   // execSync always runs a shell; execFileSync and spawnSync only when asked to.
-  if (!withArgs || options?.shell) return { script: words.join(" "), cwd };
+  if (!form.withArgs || options?.shell) return { script: words.join(" "), cwd };
   return { file: words[0]!, args: words.slice(1), cwd };
 }

@@ -5,9 +5,9 @@ import realFs from "node:fs";
 import { asyncVersions, promiseVersions, type PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { refused, refusal, treatmentOf } from "./fs-surface.js";
 import type { Recorder } from "./recorder.js";
+import { toPath, type PathLike } from "./fs-arguments.js";
 
 type AnyFn = (...args: any[]) => any;
-type PathLike = string | Buffer | URL;
 
 /** The names of calls that only read and that a scheduler may make wait their turn (see Recorder.beforeRead). */
 const GATED_READS = ["readFileSync", "readdirSync", "opendirSync", "existsSync", "statSync", "lstatSync", "accessSync", "readlinkSync", "realpathSync"];
@@ -37,7 +37,7 @@ function promisesModule(sync: SyncFs, pending: PendingOps): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const [name, real] of Object.entries(realFs.promises)) {
     if (typeof real !== "function") out[name] = real;
-    else out[name] = surfaced(`fs.promises.${name}`, treatmentOf(name, true) === "reads" ? guardReadFlags(name, real as AnyFn) : recorded[name]);
+    else out[name] = surfaced(`fs.promises.${name}`, treatmentOf(name, { promises: true }) === "reads" ? guardReadFlags(name, real as AnyFn) : recorded[name]);
   }
   return out;
 }
@@ -46,7 +46,7 @@ function promisesModule(sync: SyncFs, pending: PendingOps): Record<string, unkno
 function surfaced(name: string, mine: unknown): unknown {
   if (typeof mine === "function") return mine;
   const shortName = name.replace(/^fs\.promises\./, "");
-  const listed = treatmentOf(shortName, name !== shortName);
+  const listed = treatmentOf(shortName, { promises: name !== shortName });
   // A name the table records must have a recorded version: anything else is the grader's bug.
   if (listed === "recorded") throw new Error(`recording fs: ${name} is listed as recorded but has no recorded version`);
   return refused(name.startsWith("fs.") ? name : `fs.${name}`);
@@ -73,10 +73,4 @@ function guardReadFlags(name: string, real: AnyFn): AnyFn {
     if (flag !== undefined && !/^(r|rs|sr)$/.test(String(flag))) throw refusal(`${name} with the flag ${JSON.stringify(flag)}`);
     return options === undefined ? real(p, ...rest) : real(p, options, ...rest);
   };
-}
-
-/** A path argument (a string, a Buffer or a file: URL) as a string. */
-export function toPath(p: PathLike): string {
-  if (p instanceof URL) return decodeURIComponent(p.pathname);
-  return Buffer.isBuffer(p) ? p.toString() : String(p);
 }

@@ -7,7 +7,8 @@ import realFs from "node:fs";
 import path from "node:path";
 import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
 import { PendingOps, type SyncFs } from "./recording-fs-async.js";
-import { assemble, toPath } from "./recording-fs-module.js";
+import { assemble } from "./recording-fs-module.js";
+import { exists, toAttrNumber, toBytes, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
 import type { Recorder } from "./recorder.js";
 
 export { PendingOps };
@@ -15,7 +16,6 @@ export { PendingOps };
 type AnyFn = (...args: any[]) => any;
 /** An operation before the recorder names the API it came from. */
 type Unnamed<T> = T extends unknown ? Omit<T, "api"> : never;
-type PathLike = string | Buffer | URL;
 
 /** Returns an `fs` look-alike that records into whatever `current()` returns at call time. */
 export function createRecordingFs(current: () => Recorder | null, pending: PendingOps): typeof realFs {
@@ -72,8 +72,8 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       primitive({ kind: "close", fd: id }, () => realFs.closeSync(fd));
       current()?.closedFd(fd);
     }),
-    fsyncSync: api("fsyncSync", (fd: number) => syncFd(fd, false)),
-    fdatasyncSync: api("fdatasyncSync", (fd: number) => syncFd(fd, true)),
+    fsyncSync: api("fsyncSync", (fd: number) => syncFd(fd, { data: false })),
+    fdatasyncSync: api("fdatasyncSync", (fd: number) => syncFd(fd, { data: true })),
     ftruncateSync: api("ftruncateSync", (fd: number, length = 0) => {
       const id = fdOf(fd);
       if (id === undefined) return realFs.ftruncateSync(fd, length);
@@ -172,7 +172,8 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return written;
   }
 
-  function syncFd(fd: number, data: boolean): void {
+  /** fsync, or with `data` fdatasync. */
+  function syncFd(fd: number, { data }: { data: boolean }): void {
     const id = fdOf(fd);
     const run = () => (data ? realFs.fdatasyncSync(fd) : realFs.fsyncSync(fd));
     if (id === undefined) return run();
@@ -204,7 +205,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     const fd = sync.openSync(file, opts.flag ?? defaultFlag, opts.mode ?? 0o666);
     try {
       for (let off = 0; off < bytes.byteLength; ) off += writeBytes(fd, bytes.subarray(off), null);
-      if (opts.flush) syncFd(fd, false);
+      if (opts.flush) syncFd(fd, { data: false });
     } finally {
       sync.closeSync(fd);
     }
@@ -262,49 +263,4 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   return assemble(current, sync as SyncFs, pending);
-}
-
-interface CpOptions {
-  recursive?: boolean;
-  force?: boolean;
-  errorOnExist?: boolean;
-  dereference?: boolean;
-  preserveTimestamps?: boolean;
-  mode?: number;
-  filter?: (src: string, dest: string) => boolean;
-}
-
-function exists(p: string): boolean {
-  try {
-    realFs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A mode, an id or a time as a number (a time in seconds, as Node takes it). */
-function toAttrNumber(value: unknown): number {
-  if (value instanceof Date) return value.getTime() / 1000;
-  return Number(value);
-}
-
-function toBytes(data: any, encoding?: BufferEncoding): Uint8Array {
-  if (typeof data === "string") return Buffer.from(data, encoding ?? "utf8");
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(String(data), encoding ?? "utf8");
-}
-
-/** Normalises the two `writeSync` forms to the bytes to write and the position. */
-function writeArgs(data: any, rest: any[]): { bytes: Uint8Array; position: number | null } {
-  if (typeof data === "string") {
-    const [position, encoding] = rest;
-    return { bytes: Buffer.from(data, encoding ?? "utf8"), position: typeof position === "number" ? position : null };
-  }
-  const view = toBytes(data);
-  let [offset, length, position] = rest;
-  if (offset !== null && typeof offset === "object") ({ offset, length, position } = offset);
-  offset = offset ?? 0;
-  length = length ?? view.byteLength - offset;
-  return { bytes: view.subarray(offset, offset + length), position: typeof position === "number" ? position : null };
 }

@@ -57,7 +57,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
     } catch (error) {
       exports = error instanceof Error ? error : new Error(String(error));
     }
-    result = runCall(exports, call.name, resolveArgs(call.args, call.root), call.root, { ms: call.limitMs, nominalMs: call.limitMs }, (e) => target.frames.of(e));
+    result = runCall(exports, call.name, resolveArgs(call.args, call.root), { root: call.root, limit: { ms: call.limitMs, nominalMs: call.limitMs }, frames: (e) => target.frames.of(e) });
   } finally {
     restoreClock();
   }
@@ -75,10 +75,13 @@ class GateRecorder extends Recorder {
   private readonly writes = new Set<string>();
 
   constructor(root: string, gate?: Gate) {
-    super(root, undefined, (op) => {
-      const footprint = this.touch(this.footprint(op));
-      gate?.wait(this.describe(op), footprint, op);
-    }, false);
+    super(root, {
+      beforeOp: (op) => {
+        const footprint = this.touch(this.footprint(op));
+        gate?.wait(this.describe(op), footprint, op);
+      },
+      keep: false,
+    });
     gate?.attach(this);
     // Reads wait their turn too: what a writer reads (a lock, a listing) may depend on the order.
     this.beforeRead = (api, name) => {

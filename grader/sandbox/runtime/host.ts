@@ -21,6 +21,12 @@ import { ScenarioFolder } from "./scenario-folder.js";
 import { processSeed } from "./target/random-streams.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
 
+/** What a run reports beyond its calls' outcomes: its trace, kept for crash states (`record`), and a listing of the disk it left (`listDisk`). */
+interface RunOptions {
+  record?: boolean;
+  listDisk?: boolean;
+}
+
 /** Runs scenarios inside one host process; keeps compiled modules and traces between requests. */
 export class Host {
   private readonly compiled = new Map<string, CompiledTarget>();
@@ -54,7 +60,7 @@ export class Host {
         this.traces.set(req.traceId, req.trace);
         return null;
       case "run":
-        return this.run(req.module, req.scenario, req.record, req.listDisk);
+        return this.run(req.module, req.scenario, { record: req.record, listDisk: req.listDisk });
       case "runMany":
         return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit })));
     }
@@ -70,8 +76,8 @@ export class Host {
         // each call (it has met one shared limit already; a second would cost its time again).
         await this.pending.settle();
         this.recorder?.closeLeftovers();
-        this.close(true);
-        const reply = await this.run(module, scenarios[replies.length]!, false, false, false);
+        this.close({ thorough: true });
+        const reply = await this.run(module, scenarios[replies.length]!, { quick: false });
         replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         // A recovery that timed out ends the batch: the grader judges the cases up to it.
         if (reply.results.some((r) => r.status === "timed-out")) break;
@@ -79,7 +85,7 @@ export class Host {
         // The scenario left work for the event loop: it has its turn now, as it would alone.
         try {
           await this.pending.settle();
-          const reply = this.report(chunk.open.scenario, chunk.open.results, false, false);
+          const reply = this.report(chunk.open.scenario, chunk.open.results, {});
           replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         } finally {
           this.close();
@@ -105,10 +111,10 @@ export class Host {
         while (replies.length < scenarios.length && Date.now() - started < this.config.callMs / 4) {
           const scenario = scenarios[replies.length]!;
           firstPids.set(replies.length, this.nextPid);
-          const root = this.open(scenario, false);
+          const root = this.open(scenario, {});
           const results = this.runSteps(module, scenario, root, this.config.callMs, untimed);
           if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
-          const reply = this.report(scenario, results, false, false);
+          const reply = this.report(scenario, results, {});
           this.close();
           replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
         }
@@ -119,54 +125,55 @@ export class Host {
       this.nextPid = firstPids.get(replies.length) ?? this.nextPid;
       return "limit";
     } catch (error) {
-      this.close(true);
+      this.close({ thorough: true });
       throw error;
     } finally {
       stopWatching();
     }
   }
 
-  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes; `quick` tries one limit for all its calls first. */
-  async run(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, quick = true): Promise<RunReply> {
+  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes; `quick` (the default) tries one limit for all its calls first. */
+  async run(module: string, scenario: Scenario, opts: RunOptions & { quick?: boolean } = {}): Promise<RunReply> {
+    const { quick = true, ...wanted } = opts;
     const firstPid = this.nextPid;
     // First all the calls under one limit (a time limit starts a watchdog thread, which costs more
     // than a small call): when they end within it, each call did too, and that is the outcome.
     // When not, the scenario runs again from the start with a limit on each call, as it always would.
-    const reply = quick ? await this.runOnce(module, scenario, record, wantDisk, this.config.callMs, true) : null;
+    const reply = quick ? await this.runOnce(module, scenario, wanted, { ms: this.config.callMs, shared: true }) : null;
     if (reply) return reply;
     this.nextPid = firstPid;
     // A call that met its time limit while this process hardly ran (a busy machine, not a slow
     // call) is not the target's fault: the scenario runs again from the start, with more time.
     for (let attempt = 0; ; attempt++) {
-      const reply = (await this.runOnce(module, scenario, record, wantDisk, this.config.callMs * 2 ** attempt, false))!;
+      const reply = (await this.runOnce(module, scenario, wanted, { ms: this.config.callMs * 2 ** attempt, shared: false }))!;
       if (attempt === MAX_RETRIES || !reply.results.some((r) => r.status === "timed-out" && r.starved)) return reply;
       this.nextPid = firstPid;
     }
   }
 
-  /** One run of a scenario; with `shared`, all its calls under one limit, and null when they did not end within it. */
-  private async runOnce(module: string, scenario: Scenario, record: boolean, wantDisk: boolean, limitMs: number, shared: boolean): Promise<RunReply | null> {
+  /** One run of a scenario, each call limited to `limit.ms`; with `limit.shared`, all its calls under one limit, and null when they did not end within it. */
+  private async runOnce(module: string, scenario: Scenario, wanted: RunOptions, limit: { ms: number; shared: boolean }): Promise<RunReply | null> {
     try {
-      const root = this.open(scenario, record);
-      const steps = () => this.runSteps(module, scenario, root, limitMs, shared ? untimed : undefined);
-      const results = shared ? sharedLimit(steps, limitMs) : steps();
+      const root = this.open(scenario, wanted);
+      const steps = () => this.runSteps(module, scenario, root, limit.ms, limit.shared ? untimed : undefined);
+      const results = limit.shared ? sharedLimit(steps, limit.ms) : steps();
       await this.pending.settle();
       if (!results) {
         this.recorder!.closeLeftovers();
         return null;
       }
-      return this.report(scenario, results, record, wantDisk);
+      return this.report(scenario, results, wanted);
     } finally {
       this.close();
     }
   }
 
   /** Makes the scenario's folder (the same one each time, emptied), rebuilds its disk, and points the process at it. */
-  private open(scenario: Scenario, record: boolean): string {
+  private open(scenario: Scenario, wanted: RunOptions): string {
     const root = this.folder.open();
     this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR, savedHome: process.env.HOME };
     for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
-    this.recorder = new Recorder(root, undefined, undefined, record);
+    this.recorder = new Recorder(root, { keep: !!wanted.record });
     process.chdir(path.join(root, "cwd"));
     process.env.TMPDIR = path.join(root, "tmp");
     process.env.HOME = path.join(root, "cwd");
@@ -174,21 +181,21 @@ export class Host {
   }
 
   /** What the open scenario did, from its calls' results and its recording (and its git history, when asked). */
-  private report(scenario: Scenario, results: CallResult[], record: boolean, wantDisk: boolean): RunReply {
+  private report(scenario: Scenario, results: CallResult[], wanted: RunOptions): RunReply {
     const recorder = this.recorder!;
     // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
-    const trace = record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
+    const trace = wanted.record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
     recorder.closeLeftovers();
     const { root } = this.current!;
     const git = scenario.inspectGit === undefined ? undefined : readGitHistory(path.join(root, scenario.inspectGit), root);
-    return { results, effects: recorder.effects, trace, disk: wantDisk ? listDisk(root) : undefined, git, faults: recorder.faults?.report() };
+    return { results, effects: recorder.effects, trace, disk: wanted.listDisk ? listDisk(root) : undefined, git, faults: recorder.faults?.report() };
   }
 
   /**
    * Puts the process back and empties the folder; `thorough` removes it instead (after a run cut
    * short anywhere). The scenario counts as open until the very end, so a cut here is finished later.
    */
-  private close(thorough = false): void {
+  private close({ thorough = false }: { thorough?: boolean } = {}): void {
     const current = this.current;
     if (!current) return;
     this.recorder = null;

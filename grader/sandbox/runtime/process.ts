@@ -23,7 +23,7 @@ export async function runAsProcess(config: ProcessConfig, guard: () => void): Pr
   const pending = new PendingOps();
   const counter = { changes: 0 };
   const hooks = killHooks(config, kill, counter);
-  const recorder = new Recorder(config.root, undefined, hooks.beforeOp, false);
+  const recorder = new Recorder(config.root, { beforeOp: hooks.beforeOp, keep: false });
   process.on("exit", () => report({ changes: counter.changes }));
   const recordingFs = createRecordingFs(() => recorder, pending);
   const childProcess = createRecordingChildProcess(() => recorder, { afterCommand: hooks.afterCommand });

@@ -63,8 +63,13 @@ export class Sandbox {
     return { ...reply, traceId };
   }
 
-  /** For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`, report the calls. */
-  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], base: CrashPoint[] = [], pid?: number, inspectGit?: string): Promise<ManyReply[]> {
+  /**
+   * For each cut of a kept trace (over the disk `base` left): rebuild that crash state, run `steps`,
+   * report the calls. `pid` is the first instance's process id, `inspectGit` a folder whose git
+   * history to read after the steps (see Scenario).
+   */
+  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], opts: { base?: CrashPoint[]; pid?: number; inspectGit?: string } = {}): Promise<ManyReply[]> {
+    const { base = [], pid, inspectGit } = opts;
     const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid, inspectGit })) as ManyReply[];
     // The host stops a batch at the first recovery that timed out: only the states it ran count.
     this.crashStates += replies.length;

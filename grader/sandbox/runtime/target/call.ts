@@ -27,7 +27,8 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
  * Calls `exports[name](...args)`, stopped after `limitMs`, and reports how it ended: returned,
  * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
  */
-export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], root: string, limit: CallLimit, frames: (e: unknown) => string[] = () => [], wantValue = false): CallResult {
+export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], opts: CallOptions): CallResult {
+  const { root, limit, frames = () => [], wantValue = false } = opts;
   const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
   if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, starved: exports.starved || undefined };
@@ -38,12 +39,20 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   }
   try {
     // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
-    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args), wantValue), limit.ms) };
+    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args), { keep: wantValue }), limit.ms) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
     if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined };
     return { status: "threw", error: scrub(summarizeError(error, root), error) };
   }
+}
+
+/** Where and how a call runs: over the scenario folder `root`, under `limit`; `frames` finds the student's frames of an error; with `wantValue`, a JSON copy of the value comes back too. */
+export interface CallOptions {
+  root: string;
+  limit: CallLimit;
+  frames?: (e: unknown) => string[];
+  wantValue?: boolean;
 }
 
 /** The time limit of a call: `ms` to run, and `nominalMs` for messages (the rubric's, whatever extra time a busy machine got). */
@@ -59,7 +68,7 @@ function timedOut(limit: CallLimit): string {
 }
 
 /** A digest and a short preview of a returned value; a digest only for JSON values; with `keep`, a JSON copy of it. */
-export function summarizeValue(value: unknown, keep = false): ValueSummary {
+export function summarizeValue(value: unknown, { keep = false }: { keep?: boolean } = {}): ValueSummary {
   if (value === undefined) return { digest: null, preview: "undefined", isNull: false };
   if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
     return { digest: null, preview: `a ${typeof value}`, isNull: false };

@@ -54,7 +54,7 @@ export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult
       const args = resolveArgs(step.args, root);
       takeStepMs();
       const started = performance.now();
-      const result = runCall(exports, step.call, args, root, limit, env.frames, step.want === "value");
+      const result = runCall(exports, step.call, args, { root, limit, frames: env.frames, wantValue: step.want === "value" });
       if (result.status === "returned") result.ms = performance.now() - started - takeStepMs();
       results.push(result);
       if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
