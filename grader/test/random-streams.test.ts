@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { Sandbox } from "../sandbox/supervisor/host-client.js";
 import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
-import type { CallResult, Step } from "../sandbox/messages/scenario.js";
+import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
 import { processSeed, seededMath } from "../sandbox/runtime/target/random-streams.js";
 import { bundleTarget } from "../target/bundle.js";
 
@@ -35,7 +35,7 @@ afterAll(async () => {
   await work.cleanup();
 });
 
-const draw: Step = { call: "draw", args: [{ $path: "work" }], want: "value" };
+const draw: ScenarioStep = { call: "draw", args: [{ $path: "work" }], want: "value" };
 
 /** The [pid, name] a draw returned. */
 function drawn(result: CallResult | undefined): [number, string] {

@@ -3,7 +3,7 @@
 import type { Cut } from "../../crash/replay.js";
 import type { Effect, Trace } from "../../crash/trace.js";
 import type { GitHistory } from "../git/git-history.js";
-import type { CallResult, FaultReport, Step } from "./scenario.js";
+import type { CallResult, FaultReport, ScenarioStep } from "./scenario.js";
 
 /** What a host starts with: its command line carries it, after the serve mode's flag. */
 export interface HostConfig {
@@ -49,7 +49,7 @@ export interface Scenario {
    * turn is a trace recorded over the first crash's disk); otherwise from empty folders.
    */
   from?: CrashPoint[];
-  steps: Step[];
+  steps: ScenarioStep[];
   /** The process id of the scenario's first instance (to replay a restart that got the crashed process's id). */
   pid?: number;
   /** After the steps, read the history of the git repository in this folder ("work"). */
@@ -59,7 +59,7 @@ export interface Scenario {
 export type Request =
   | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean }
   /** Replies with a `ManyReply` per cut. */
-  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: Step[]; pid?: number; inspectGit?: string }
+  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: ScenarioStep[]; pid?: number; inspectGit?: string }
   | { type: "putTrace"; traceId: string; trace: Trace }
   | { type: "ping" };
 

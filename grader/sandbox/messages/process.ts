@@ -2,7 +2,7 @@
 // (runtime/process.ts): the configuration it reads on standard input, how it is to be killed,
 // and what it tells the grader on its report pipe.
 import type { SideEffect } from "../../../lab/task.js";
-import type { CallResult, Step } from "./scenario.js";
+import type { CallResult, ScenarioStep } from "./scenario.js";
 
 export interface KillRule {
   /** During the n-th write, once `fraction` of its bytes are written. */
@@ -22,7 +22,7 @@ export interface ProcessConfig {
   /** The scenario folder, with work/, tmp/ and cwd/ already made. */
   root: string;
   /** Calls to make; or, with `argv`, run the bundle as a program with this command line. */
-  steps?: Step[];
+  steps?: ScenarioStep[];
   argv?: string[];
   kill?: KillRule;
   /** The working folder (default: the scenario's cwd/). */

@@ -5,7 +5,7 @@
 export type Arg = unknown;
 
 /** One step of a scenario, run in order inside one host. */
-export type Step =
+export type ScenarioStep =
   /** A call into the target; with `want: "value"`, its JSON return value comes back too (see `ValueSummary.value`). */
   | { call: string; args: Arg[]; want?: "value" }
   | { fresh: true }

@@ -35,7 +35,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   const gate = call.gated ? new Gate(call.root, input) : undefined;
   const recorder = new GateRecorder(call.root, gate);
   const recordingFs = createRecordingFs(() => recorder, pending);
-  // A program the writer runs is one step of its own: the grader cannot see inside it, so it may
+  // A program the writer runs is one turn of its own: the grader cannot see inside it, so it may
   // touch any name, and it runs whole in its turn (the reader loads before and after it).
   const childProcess = createRecordingChildProcess(() => recorder, {
     beforeCommand: (command) => {
@@ -96,7 +96,7 @@ class GateRecorder extends Recorder {
     return { reads: [...this.reads], writes: [...this.writes] };
   }
 
-  /** A step that may read or change any name (a program the writer runs). */
+  /** A turn that may read or change any name (a program the writer runs). */
   touchEverything(): Footprint {
     return this.touch({ reads: [], writes: [EVERY_NAME] });
   }

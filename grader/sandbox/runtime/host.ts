@@ -8,8 +8,8 @@ import type { Trace } from "../../crash/trace.js";
 import { CompiledTarget } from "./target/instance.js";
 import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
-import { runSteps } from "./target/scenario-steps.js";
-import type { CallResult, Step } from "../messages/scenario.js";
+import { runScenarioSteps } from "./target/scenario-steps.js";
+import type { CallResult, ScenarioStep } from "../messages/scenario.js";
 import type { HostConfig, ManyReply, Request, RunReply, Scenario } from "../messages/host.js";
 import { microtasksQueued, watchMicrotasks } from "./target/microtasks.js";
 import { Recorder } from "../interposition/recorder.js";
@@ -112,7 +112,7 @@ export class Host {
           const scenario = scenarios[replies.length]!;
           firstPids.set(replies.length, this.nextPid);
           const root = this.open(scenario, {});
-          const results = this.runSteps(module, scenario, root, this.config.callMs, untimed);
+          const results = this.runScenarioSteps(module, scenario, root, this.config.callMs, untimed);
           if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
           const reply = this.report(scenario, results, {});
           this.close();
@@ -155,7 +155,7 @@ export class Host {
   private async runOnce(module: string, scenario: Scenario, wanted: RunOptions, limit: { ms: number; shared: boolean }): Promise<RunReply | null> {
     try {
       const root = this.open(scenario, wanted);
-      const steps = () => this.runSteps(module, scenario, root, limit.ms, limit.shared ? untimed : undefined);
+      const steps = () => this.runScenarioSteps(module, scenario, root, limit.ms, limit.shared ? untimed : undefined);
       const results = limit.shared ? sharedLimit(steps, limit.ms) : steps();
       await this.pending.settle();
       if (!results) {
@@ -215,7 +215,7 @@ export class Host {
    * Runs the scenario's steps. The first instance gets the scenario's `pid` when it has one (a
    * restart with the crashed process's id), later ones new ids; each gets a random stream of its own.
    */
-  private runSteps(module: string, scenario: Scenario, root: string, limitMs: number, within?: <T>(fn: () => T, ms: number) => T) {
+  private runScenarioSteps(module: string, scenario: Scenario, root: string, limitMs: number, within?: <T>(fn: () => T, ms: number) => T) {
     let pid = scenario.pid;
     let started = 0;
     const instantiate = () => {
@@ -227,7 +227,7 @@ export class Host {
     };
     const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
     const progress = (call: string) => this.progress((this.currentCall = call));
-    return runSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
+    return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
   }
 
   private compiledModule(module: string): CompiledTarget {

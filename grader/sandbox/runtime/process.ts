@@ -12,7 +12,7 @@ import type { KillRule, ProcessConfig, Torn } from "../messages/process.js";
 import { Recorder, type BeforeOp } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
-import { runSteps } from "./target/scenario-steps.js";
+import { runScenarioSteps } from "./target/scenario-steps.js";
 import { report } from "./pipes.js";
 
 /** Runs the scenario with the real process id; in steps mode, writes the results and exits. */
@@ -53,7 +53,7 @@ export async function runAsProcess(config: ProcessConfig, guard: () => void): Pr
     }
     return;
   }
-  const results = runSteps(config.steps ?? [], config.root, {
+  const results = runScenarioSteps(config.steps ?? [], config.root, {
     instantiate: () => target.instantiate(context),
     fs: recordingFs,
     recorder,

@@ -8,7 +8,7 @@ import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
 import { UserLease } from "../identity/target-user.js";
 import type { CrashPoint, HostConfig, ManyReply, Reply, Request, RunReply, Scenario } from "../messages/host.js";
-import type { Step } from "../messages/scenario.js";
+import type { ScenarioStep } from "../messages/scenario.js";
 
 /** The host stopped responding, or died while answering (the message says why, in the student's terms). */
 export class SandboxFailure extends Error {
@@ -68,7 +68,7 @@ export class Sandbox {
    * report the calls. `pid` is the first instance's process id, `inspectGit` a folder whose git
    * history to read after the steps (see Scenario).
    */
-  async runMany(module: string, traceId: string, cuts: Cut[], steps: Step[], opts: { base?: CrashPoint[]; pid?: number; inspectGit?: string } = {}): Promise<ManyReply[]> {
+  async runMany(module: string, traceId: string, cuts: Cut[], steps: ScenarioStep[], opts: { base?: CrashPoint[]; pid?: number; inspectGit?: string } = {}): Promise<ManyReply[]> {
     const { base = [], pid, inspectGit } = opts;
     const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid, inspectGit })) as ManyReply[];
     // The host stops a batch at the first recovery that timed out: only the states it ran count.

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { KillRule, ProcessConfig, ProcessMessage, Torn } from "../messages/process.js";
-import type { CallResult, Step } from "../messages/scenario.js";
+import type { CallResult, ScenarioStep } from "../messages/scenario.js";
 import { deathCause, exitSignal } from "./limits.js";
 import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
@@ -44,7 +44,7 @@ export interface ProcessRequest {
   targetDir: string;
   root: string;
   cwd?: string;
-  steps?: Step[];
+  steps?: ScenarioStep[];
   argv?: string[];
   kill?: KillRule;
   limits: Limits;

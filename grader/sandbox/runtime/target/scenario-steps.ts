@@ -6,10 +6,10 @@ import { resolveArgs, runCall } from "./call.js";
 import { DiskFaults } from "../../interposition/disk-faults.js";
 import { takeStepMs } from "./lab-module.js";
 import { withTimeLimit } from "./time-limit.js";
-import type { CallResult, Step } from "../../messages/scenario.js";
+import type { CallResult, ScenarioStep } from "../../messages/scenario.js";
 import type { Recorder } from "../../interposition/recorder.js";
 
-export interface StepsEnv {
+export interface ScenarioStepsEnv {
   /** A fresh module instance; throws what the target's import threw. */
   instantiate(): Record<string, unknown>;
   /** The `fs` the grader's own files go through (recorded, so crash states keep them). */
@@ -27,7 +27,7 @@ export interface StepsEnv {
 }
 
 /** Runs `steps` over the scenario folder `root`; returns what each call did. After a call times out, the rest are skipped. */
-export function runSteps(steps: Step[], root: string, env: StepsEnv): CallResult[] {
+export function runScenarioSteps(steps: ScenarioStep[], root: string, env: ScenarioStepsEnv): CallResult[] {
   const results: CallResult[] = [];
   let exports: Record<string, unknown> | Error | null = null;
   let stopped: string | null = null;
