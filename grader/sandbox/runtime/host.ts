@@ -3,13 +3,13 @@
 // file-system calls recorded) and crash states to rebuild and recover from. It judges nothing:
 // it reports what happened.
 import path from "node:path";
-import { replay, type Cut } from "../../crash/replay.js";
+import { replay } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
 import { CompiledTarget } from "./target/instance.js";
 import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
 import { runScenarioSteps } from "./target/scenario-steps.js";
-import type { CallResult, ScenarioStep } from "../messages/scenario.js";
+import type { CallResult } from "../messages/scenario.js";
 import type { HostConfig, ManyReply, Request, RunReply, Scenario } from "../messages/host.js";
 import { microtasksQueued, watchMicrotasks } from "./target/microtasks.js";
 import { Recorder } from "../interposition/recorder.js";
