@@ -11,7 +11,7 @@ import { relativeTo } from "./external/command-label.js";
 import { simpleCommands, type Invocation } from "./external/command-line.js";
 import { gitOps } from "./external/git-ops.js";
 import { materialise } from "./external/materialise.js";
-import { orderSteps, unorderedSteps } from "./external/order.js";
+import { orderActions, unorderedActions } from "./external/order.js";
 import type { Snapshot } from "./external/snapshot.js";
 
 export { snapshot } from "./external/snapshot.js";
@@ -26,9 +26,9 @@ export function externalOps(root: string, before: Snapshot, after: Snapshot, api
   if (isGitCommand(command)) return gitOps(root, before, after, api, fd);
   const commands = simpleCommands(invocation ?? { script: command, cwd: `${root}/work` });
   const changes = changesBetween(before, after);
-  const steps = orderSteps(changes, commands ?? [], { before, after, relative: relativeTo(root) });
+  const actions = orderActions(changes, commands ?? [], { before, after, relative: relativeTo(root) });
   const options = { root, before, commands: commands ?? [], api, fd };
-  const ops = materialise(steps, options) ?? materialise(unorderedSteps(steps), options);
+  const ops = materialise(actions, options) ?? materialise(unorderedActions(actions), options);
   if (!ops) throw new Error(`the effect of \`${command}\` could not be told as file operations`);
   return ops;
 }

@@ -11,10 +11,10 @@ import { durabilityOf } from "./programs.js";
 import type { Snapshot } from "./snapshot.js";
 
 /** A change or a sync, with the index of the program (in the command line) that made it. */
-export type Step = (Change | { kind: "sync"; paths: string[] | "all"; data: boolean }) & { by: number };
+export type ProgramAction = (Change | { kind: "sync"; paths: string[] | "all"; data: boolean }) & { by: number };
 
-/** The steps of a command line: each change given to the program that made it, its syncs where they ran, in that order. */
-export function orderSteps(changes: Change[], commands: SimpleCommand[], options: { before: Snapshot; after: Snapshot; relative: ToRelative }): Step[] {
+/** The actions of a command line: each change given to the program that made it, its syncs where they ran, in that order. */
+export function orderActions(changes: Change[], commands: SimpleCommand[], options: { before: Snapshot; after: Snapshot; relative: ToRelative }): ProgramAction[] {
   const { before, after, relative } = options;
   const named = commands.map((c) => new Set(namedPaths(c, relative)));
   const changing = commands.map((c, i) => (c.program === "sync" ? -1 : i)).filter((i) => i >= 0);
@@ -23,57 +23,57 @@ export function orderSteps(changes: Change[], commands: SimpleCommand[], options
   const firstNaming = (p: string) => changing.find((i) => names(i, p)) ?? first;
   const lastNaming = (p: string) => [...changing].reverse().find((i) => names(i, p)) ?? first;
 
-  const steps: Step[] = [];
+  const actions: ProgramAction[] = [];
   for (const change of changes) {
     switch (change.kind) {
       case "rename":
-        steps.push({ ...change, by: firstNaming(change.from) });
+        actions.push({ ...change, by: firstNaming(change.from) });
         break;
       case "remove":
-        steps.push({ ...change, by: lastNaming(change.path) });
+        actions.push({ ...change, by: lastNaming(change.path) });
         break;
       case "write": {
         // A new file the line made under a name it then moved (`cat > t && mv t f`): written there, then renamed.
         const move = change.fresh ? movedInto(change.path, commands, { before, after, relative }) : undefined;
-        if (move) steps.push({ ...change, path: move.from, by: firstNaming(move.from) }, { kind: "rename", from: move.from, to: change.path, by: move.by });
-        else steps.push({ ...change, by: firstNaming(change.path) });
+        if (move) actions.push({ ...change, path: move.from, by: firstNaming(move.from) }, { kind: "rename", from: move.from, to: change.path, by: move.by });
+        else actions.push({ ...change, by: firstNaming(change.path) });
         break;
       }
       case "link":
-        steps.push({ ...change, by: firstNaming(change.to) });
+        actions.push({ ...change, by: firstNaming(change.to) });
         break;
       case "symlink":
       case "mkdir":
-        steps.push({ ...change, by: firstNaming(change.path) });
+        actions.push({ ...change, by: firstNaming(change.path) });
         break;
     }
   }
   // A path replaced later in the line that an earlier `rm` names was removed by that rm, first.
-  for (const step of [...steps]) {
-    const onto = step.kind === "rename" || step.kind === "link" ? step.to : step.kind === "write" && step.fresh ? step.path : undefined;
+  for (const action of [...actions]) {
+    const onto = action.kind === "rename" || action.kind === "link" ? action.to : action.kind === "write" && action.fresh ? action.path : undefined;
     if (onto === undefined || !before.has(onto)) continue;
-    const rm = changing.find((i) => i < step.by && ["rm", "unlink"].includes(commands[i]!.program) && named[i]!.has(onto));
-    if (rm !== undefined) steps.push({ kind: "remove", path: onto, by: rm });
+    const rm = changing.find((i) => i < action.by && ["rm", "unlink"].includes(commands[i]!.program) && named[i]!.has(onto));
+    if (rm !== undefined) actions.push({ kind: "remove", path: onto, by: rm });
   }
   commands.forEach((c, i) => {
     const durable = durabilityOf(c);
-    if (durable) steps.push({ kind: "sync", paths: durable.paths === "all" ? "all" : durable.paths.flatMap((p) => relative(p) ?? []), data: durable.data, by: i });
+    if (durable) actions.push({ kind: "sync", paths: durable.paths === "all" ? "all" : durable.paths.flatMap((p) => relative(p) ?? []), data: durable.data, by: i });
   });
   // Stable: within one program, the changes keep the order that applies them one by one.
-  return steps.map((s, i) => [s, i] as const).sort(([a, i], [b, j]) => a.by - b.by || rank(a) - rank(b) || i - j).map(([s]) => s);
+  return actions.map((s, i) => [s, i] as const).sort(([a, i], [b, j]) => a.by - b.by || rank(a) - rank(b) || i - j).map(([s]) => s);
 }
 
-/** The same steps with their programs' order forgotten: every change by the first program, the syncs before it (those that ran before any change) or after. */
-export function unorderedSteps(steps: Step[]): Step[] {
-  const changes = steps.filter((s) => s.kind !== "sync");
+/** The same actions with their programs' order forgotten: every change by the first program, the syncs before it (those that ran before any change) or after. */
+export function unorderedActions(actions: ProgramAction[]): ProgramAction[] {
+  const changes = actions.filter((s) => s.kind !== "sync");
   const firstChange = Math.min(...changes.map((s) => s.by));
-  const syncs = steps.filter((s) => s.kind === "sync");
+  const syncs = actions.filter((s) => s.kind === "sync");
   return [...syncs.filter((s) => s.by < firstChange), ...changes.map((s) => ({ ...s, by: 0 })), ...syncs.filter((s) => s.by >= firstChange)];
 }
 
 /** Within one program: its syncs after its changes (dd fsyncs what it wrote). */
-function rank(step: Step): number {
-  return step.kind === "sync" ? 1 : 0;
+function rank(action: ProgramAction): number {
+  return action.kind === "sync" ? 1 : 0;
 }
 
 /** The paths (relative) a program names: its arguments, `key=value` values (dd's of=) and redirections. */
