@@ -36,13 +36,19 @@ export interface ChildOptions {
  * is kept. A host's and an actor's output is the runtime's own (the target's is dropped), kept
  * only to tell why the child died; a process's is the target's, and a message may quote it.
  */
+/** How much of a host's or an actor's output is kept: enough for the runtime's own last words (an out-of-memory error). */
+const RUNTIME_TAIL_CHARS = 4000;
+
 type Stdio = readonly ["pipe" | "ignore", "pipe" | "ignore", "pipe" | "ignore", ...("pipe" | "ignore")[]];
 
-const WIRING: Record<Mode, { stdio: Stdio; ipc?: true; tail: (limits: Limits) => { stdout: Tail | null; stderr: Tail } }> = {
+const WIRING: Record<Mode, { stdio: Stdio; ipc?: true; tails: (limits: Limits) => { stdout: Tail | null; stderr: Tail } }> = {
   // Both streams in one tail: a host prints only when its runtime fails.
-  serve: { stdio: ["ignore", "pipe", "pipe"], ipc: true, tail: () => ((tail) => ({ stdout: tail, stderr: tail }))(new Tail(4000, "chars")) },
-  process: { stdio: ["pipe", "pipe", "pipe", "pipe"], tail: (limits) => ({ stdout: new Tail(limits.outputKiB * 1024), stderr: new Tail(limits.outputKiB * 1024) }) },
-  actor: { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"], tail: () => ({ stdout: null, stderr: new Tail(4000, "chars") }) },
+  serve: { stdio: ["ignore", "pipe", "pipe"], ipc: true, tails: () => {
+    const both = new Tail(RUNTIME_TAIL_CHARS, "chars");
+    return { stdout: both, stderr: both };
+  } },
+  process: { stdio: ["pipe", "pipe", "pipe", "pipe"], tails: (limits) => ({ stdout: new Tail(limits.outputKiB * 1024), stderr: new Tail(limits.outputKiB * 1024) }) },
+  actor: { stdio: ["pipe", "ignore", "pipe", "pipe", "pipe"], tails: () => ({ stdout: null, stderr: new Tail(RUNTIME_TAIL_CHARS, "chars") }) },
 };
 
 /** A child that runs the target's code, and the runtime inside it (below a shell, the child is that shell). */
@@ -77,7 +83,7 @@ export class Child {
       extendEnv: false,
       ...lease?.spawnOptions,
     });
-    const child = new Child(subprocess, limits, wiring.tail(limits));
+    const child = new Child(subprocess, limits, wiring.tails(limits));
     // A killed child breaks its pipes: that shows as its exit, never as an error of the grader's.
     for (const stream of subprocess.stdio) stream?.on("error", () => {});
     subprocess.stdout?.on("data", (chunk: Buffer) => child.stdout!.add(chunk));
