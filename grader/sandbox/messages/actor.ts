@@ -1,4 +1,5 @@
-// The messages between the grader and an actor process (see runtime/actor.ts), one JSON line each.
+// The messages between the grader and an actor process (see runtime/actor.ts), one JSON line each,
+// and the configuration it starts with.
 import type { CallResult } from "./scenario.js";
 
 /** A name in a footprint that stands for every name: what a program the target runs may change. */
