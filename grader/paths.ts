@@ -8,4 +8,4 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The lab's pristine reference implementation. */
 export const SOLUTION_DIR = path.join(REPO_ROOT, "solution");
 
-export { LAB_SPECIFIER } from "./sandbox/lab-module.js";
+export { LAB_SPECIFIER } from "./sandbox/runtime/target/lab-module.js";

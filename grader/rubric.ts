@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./paths.js";
-import { DEFAULT_LIMITS, type Limits } from "./sandbox/limits.js";
 import { assertMatchesSchema } from "./schemas.js";
+import { DEFAULT_LIMITS, type Limits } from "./sandbox/messages/limits.js";
 
 export interface RubricCheck {
   id: string;

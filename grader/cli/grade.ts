@@ -10,8 +10,8 @@ import { buildReport, exitCode, type Report } from "../report/report.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
-import { buildHost } from "../sandbox/build-host.js";
-import { gradeBoundMs } from "../sandbox/limits.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, type GradeArgs } from "./args.js";
 

@@ -2,7 +2,7 @@
 // exploration of orders asks of a run (explore.ts), and the one the world asks before it has the
 // reader load again (world.ts). A footprint is the names an operation reads and changes, as the
 // writer's sandbox reports them (sandbox/actor-protocol.ts).
-import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
 
 /** One operation let through: whose, what, and what it touched. */
 export interface Step {

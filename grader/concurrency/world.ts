@@ -8,13 +8,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkLoad, describeResult, type Expected } from "../grading/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
-import type { Actor, ActorEvent } from "../sandbox/actor-client.js";
-import type { Footprint } from "../sandbox/actor-protocol.js";
 import type { Chooser, Execution, Problem } from "./explore.js";
 import { conflict, type Step } from "./footprint.js";
-import { clip } from "../sandbox/call.js";
-import type { Limits } from "../sandbox/limits.js";
-import { seedOf } from "../sandbox/random-streams.js";
+import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
+import type { Footprint } from "../sandbox/messages/actor.js";
+import { clip } from "../sandbox/runtime/target/call.js";
+import type { Limits } from "../sandbox/messages/limits.js";
+import { seedOf } from "../sandbox/runtime/target/random-streams.js";
 
 export const CHECKPOINT_NAME = "checkpoint.json";
 const CHECKPOINT = { $path: `work/${CHECKPOINT_NAME}` };

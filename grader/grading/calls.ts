@@ -2,15 +2,15 @@
 // same words for every deliverable (each phase, the bonus tiers, the stretch goals) and for the
 // concurrency engine's reader and writers.
 import { stateDigest } from "../../lab/canonical.js";
-import type { CallResult, Step } from "../sandbox/protocol.js";
+import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
 import { showState, type JsonState } from "./states.js";
 
 /** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */
 export const CHECKPOINT = { $path: "work/checkpoint.json" };
 
-export const write = (state: JsonState, path: unknown = CHECKPOINT): Step => ({ call: "atomicCheckpoint", args: [path, state] });
-export const load = (path: unknown = CHECKPOINT): Step => ({ call: "loadCheckpoint", args: [path] });
-export const restart: Step = { fresh: true };
+export const write = (state: JsonState, path: unknown = CHECKPOINT): ScenarioStep => ({ call: "atomicCheckpoint", args: [path, state] });
+export const load = (path: unknown = CHECKPOINT): ScenarioStep => ({ call: "loadCheckpoint", args: [path] });
+export const restart: ScenarioStep = { fresh: true };
 
 /** An allowed outcome of a load: a state, or null for "no checkpoint". */
 export interface Expected {

@@ -1,7 +1,7 @@
 // Turns a deliverable's checks into vitest tests: one test per check, its verdict in `meta`.
 import { beforeAll, describe, inject, test } from "vitest";
-import { SandboxFailure } from "../sandbox/client.js";
-import { formatSeconds } from "../sandbox/limits.js";
+import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { formatSeconds } from "../sandbox/messages/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";

@@ -6,8 +6,8 @@ import type { GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import fs from "node:fs";
 import path from "node:path";
-import { SandboxFailure } from "../sandbox/client.js";
-import { formatSeconds } from "../sandbox/limits.js";
+import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { formatSeconds } from "../sandbox/messages/limits.js";
 import { prepareTarget, type Variant } from "./prepare.js";
 import { sandboxStory } from "./property.js";
 

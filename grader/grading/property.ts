@@ -1,7 +1,7 @@
 // Runs a fast-check property whose test returns a failure story (or null), and hands back the
 // shrunk counterexample with its story and the fast-check path that replays it.
 import fc from "fast-check";
-import { SandboxFailure } from "../sandbox/client.js";
+import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import type { CheckContext } from "./context.js";
 
 export interface Counterexample<T> {

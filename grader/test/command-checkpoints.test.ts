@@ -8,7 +8,7 @@ import { NONE, crashStory, recordWindow, type OldState } from "../checks/phase1/
 import { missingStep, powerCuts } from "../checks/power-loss/power-window.js";
 import { checkLoad, load } from "../grading/calls.js";
 import type { JsonState } from "../grading/states.js";
-import type { Sandbox } from "../sandbox/client.js";
+import type { Sandbox } from "../sandbox/supervisor/host-client.js";
 import { sandboxOver, scratchHost } from "./support/host.js";
 
 const host = scratchHost();

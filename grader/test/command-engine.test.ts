@@ -13,8 +13,8 @@ import { describeCut } from "../crash/describe.js";
 import type { FsOp, Trace } from "../crash/model.js";
 import { modelAt } from "../crash/power-loss.js";
 import { replay } from "../crash/replay.js";
-import { Recorder } from "../sandbox/recorder.js";
-import { createRecordingChildProcess } from "../sandbox/recording-exec.js";
+import { Recorder } from "../sandbox/interposition/recorder.js";
+import { createRecordingChildProcess } from "../sandbox/interposition/recording-exec.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {

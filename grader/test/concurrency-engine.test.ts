@@ -8,10 +8,10 @@ import { exploreOrders, type Chooser, type Execution } from "../concurrency/expl
 import { conflict } from "../concurrency/footprint.js";
 import { World } from "../concurrency/world.js";
 import { SOLUTION_DIR } from "../paths.js";
-import { Actor } from "../sandbox/actor-client.js";
-import { EVERY_NAME, type Footprint } from "../sandbox/actor-protocol.js";
-import { buildHost } from "../sandbox/build-host.js";
-import { DEFAULT_LIMITS } from "../sandbox/limits.js";
+import { Actor } from "../sandbox/supervisor/actor-client.js";
+import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
 import { bundleTarget } from "../target/bundle.js";
 
 const w = (...names: string[]): Footprint => ({ reads: [], writes: names });

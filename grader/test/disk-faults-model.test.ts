@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { PowerModel } from "../crash/power-loss.js";
 import type { FsOp } from "../crash/model.js";
-import { DiskFaults } from "../sandbox/disk-faults.js";
+import { DiskFaults } from "../sandbox/interposition/disk-faults.js";
 
 describe("the faults of a disk that says no", () => {
   test("a survey counts every write, creation and fsync by kind and fails nothing", () => {

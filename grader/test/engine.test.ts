@@ -6,7 +6,7 @@ import { dir } from "tmp-promise";
 import { describe, expect, onTestFinished, test } from "vitest";
 import { crashCuts, tearPoints } from "../crash/cuts.js";
 import { changesDisk } from "../crash/trace.js";
-import { CompiledTarget } from "../sandbox/instance.js";
+import { CompiledTarget } from "../sandbox/runtime/target/instance.js";
 import { bundleTarget } from "../target/bundle.js";
 import { ASYNC_BODY_MARKER } from "../target/esm-to-function.js";
 import { scratchRecorder } from "./support/record.js";

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { commandSpans } from "../crash/commands.js";
 import type { Trace, TraceEntry } from "../crash/model.js";
 import { replay } from "../crash/replay.js";
-import { externalOps, snapshot } from "../sandbox/external-ops.js";
-import { GIT_IDENTITY, gitEnv } from "../sandbox/git-env.js";
+import { externalOps, snapshot } from "../sandbox/interposition/external-ops.js";
+import { GIT_IDENTITY, gitEnv } from "../sandbox/git/git-env.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {

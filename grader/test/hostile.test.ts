@@ -9,7 +9,8 @@ import { dir } from "tmp-promise";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { DEFAULT_RUBRIC } from "../rubric.js";
-import { DEFAULT_LIMITS, gradeBoundMs, type Limits } from "../sandbox/limits.js";
+import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
+import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { composeTarget, expectedExit, grade, loadFixtures, notPassed } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");

@@ -5,11 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildHost } from "../sandbox/build-host.js";
-import { Sandbox, SandboxFailure } from "../sandbox/client.js";
-import { DEFAULT_LIMITS, type Limits } from "../sandbox/limits.js";
-import type { CallResult } from "../sandbox/protocol.js";
-import { Recorder } from "../sandbox/recorder.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
+import { Recorder } from "../sandbox/interposition/recorder.js";
 import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
@@ -99,7 +99,7 @@ describe.concurrent("limits", () => {
       const [first] = await call();
       expect(first).toMatchObject({ status: "timed-out" });
     });
-    const recorder = new Recorder("/nowhere", { entries: 10, bytes: 100 });
+    const recorder = new Recorder("/nowhere", { limits: { entries: 10, bytes: 100 } });
     for (let i = 0; i < 50; i++) recorder.push({ kind: "write", fd: 1, bytes: Buffer.alloc(30), position: null, api: "writeSync" });
     expect(recorder.entries.length).toBe(3);
     expect(recorder.trace().truncated).toBe(true);

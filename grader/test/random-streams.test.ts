@@ -5,11 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildHost } from "../sandbox/build-host.js";
-import { Sandbox } from "../sandbox/client.js";
-import { DEFAULT_LIMITS } from "../sandbox/limits.js";
-import type { CallResult, Step } from "../sandbox/protocol.js";
-import { processSeed, seededMath } from "../sandbox/random-streams.js";
+import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { Sandbox } from "../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
+import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
+import { processSeed, seededMath } from "../sandbox/runtime/target/random-streams.js";
 import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
@@ -35,7 +35,7 @@ afterAll(async () => {
   await work.cleanup();
 });
 
-const draw: Step = { call: "draw", args: [{ $path: "work" }], want: "value" };
+const draw: ScenarioStep = { call: "draw", args: [{ $path: "work" }], want: "value" };
 
 /** The [pid, name] a draw returned. */
 function drawn(result: CallResult | undefined): [number, string] {
@@ -56,7 +56,7 @@ describe("random numbers of simulated processes", () => {
     const crashed = await box.run("t", { steps: [draw] }, { record: true });
     const [pid, name] = drawn(crashed.results[0]);
     const cuts = [{ at: crashed.trace!.entries.length }, { at: 0 }];
-    const restarts = await box.runMany("t", crashed.traceId!, cuts, [draw], [], pid);
+    const restarts = await box.runMany("t", crashed.traceId!, cuts, [draw], { pid });
     for (const restart of restarts) {
       const [againPid, againName] = drawn(restart.results[0]);
       expect(againPid).toBe(pid);

@@ -3,7 +3,7 @@
 // that changes the disk is seen, replays to the disk the real call left, or is refused by name.
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/fs-surface.js";
+import { FS_PROMISES_SURFACE, FS_SURFACE, treatmentOf } from "../sandbox/interposition/fs-surface.js";
 import { scratchRecorder } from "./support/record.js";
 
 const record = scratchRecorder();
@@ -25,7 +25,7 @@ describe("the surface of fs", () => {
     const later = [...functionsOf(fs), "writeEverythingSync"];
     expect(unclassified(later, FS_SURFACE)).toEqual(["writeEverythingSync"]);
     expect(treatmentOf("writeEverythingSync")).toBe("refused");
-    expect(treatmentOf("writeEverything", true)).toBe("refused");
+    expect(treatmentOf("writeEverything", { promises: true })).toBe("refused");
   });
 
   test("no function whose name says it changes the disk is passed through as a read", () => {
@@ -115,7 +115,7 @@ describe.concurrent("ways to change the disk beyond the primitives", () => {
   });
 
   test("Node's disposable temp folders are refused; so is a FileHandle's readLines, by name, in the target", async () => {
-    expect([treatmentOf("mkdtempDisposableSync"), treatmentOf("mkdtempDisposable", true)]).toEqual(["refused", "refused"]);
+    expect([treatmentOf("mkdtempDisposableSync"), treatmentOf("mkdtempDisposable", { promises: true })]).toEqual(["refused", "refused"]);
     const { disk } = await record(`import { open } from "node:fs/promises"; import { writeFileSync } from "node:fs";
       export function run(dir: string) { void open(dir + "/f", "w").then((h) => { try { (h as any).readLines(); } catch (e) { writeFileSync(dir + "/said", (e as Error).message); } }); }`);
     expect(disk.find((f) => f.path === "said")?.preview).toMatch(/^FileHandle\.readLines is not supported by the lab/);

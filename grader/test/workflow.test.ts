@@ -11,7 +11,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { markdown } from "../report/formats/markdown.js";
 import type { Report } from "../report/report.js";
 import { loadRubric } from "../rubric.js";
-import { gradeBoundMs } from "../sandbox/limits.js";
+import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { checkoutWith } from "./support/checkout.js";
 import { composeTarget } from "./support/grade.js";
 import { emulateGradingReporter, type ReporterOutcome } from "./support/grading-reporter.js";

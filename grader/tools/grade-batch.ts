@@ -8,7 +8,7 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { REPO_ROOT } from "../paths.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
-import { gradeBoundMs } from "../sandbox/limits.js";
+import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
 import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
 import { gradebookCsv, type Row } from "./batch/gradebook.js";

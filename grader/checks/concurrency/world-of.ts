@@ -6,7 +6,7 @@ import type { Execution } from "../../concurrency/explore.js";
 import { World, writerName, type Setup } from "../../concurrency/world.js";
 import type { CheckContext } from "../../grading/context.js";
 import { showState } from "../../grading/states.js";
-import { Actor } from "../../sandbox/actor-client.js";
+import { Actor } from "../../sandbox/supervisor/actor-client.js";
 import { UserLease } from "../../sandbox/identity/target-user.js";
 
 /** The most writers a check uses; the reader is the process after them. */

@@ -3,7 +3,7 @@
 // ENOSPC. The call must throw, the old state must still load, and once there is space again the
 // next atomicCheckpoint must work whatever the failed one left behind.
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { Fault } from "../../sandbox/protocol.js";
+import type { Fault } from "../../sandbox/messages/scenario.js";
 import { byteCounts, checkFaults, pointsOf, type FaultKind } from "./fault-cases.js";
 
 /** The faults this check makes, and how it words what it found. */

@@ -16,8 +16,8 @@ import type { CheckContext } from "../../grading/context.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
 import type { Verdict } from "../../grading/verdict.js";
-import type { Sandbox } from "../../sandbox/client.js";
-import type { CallResult, Fault, FaultPoint, Step } from "../../sandbox/protocol.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import type { CallResult, Fault, FaultPoint, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { NONE, type OldState } from "../phase1/crash-window.js";
 
 /** One sample: the checkpoint before (or none), the state saved when the disk says no, the one saved after, and byte fractions. */
@@ -79,7 +79,7 @@ export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<V
 /** Runs one fault and judges what followed it: null when it is right, else its story. */
 export async function runFault(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], kind: FaultKind): Promise<string | null> {
   const { old, next, after } = sample;
-  const steps: Step[] = [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, load(), restart, load(), write(after), load(), restart, load()];
+  const steps: ScenarioStep[] = [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, load(), restart, load(), write(after), load(), restart, load()];
   const run = await box.run("checkpoint", { steps }, { record: kind.eventually });
   const r = run.results.slice(before(old).length);
   const [call, sameLoad, newLoad, afterWrite, afterLoad, lastLoad] = r as [CallResult, CallResult, CallResult, CallResult, CallResult, CallResult];
@@ -166,7 +166,7 @@ export function pointsOf(points: FaultPoint[], on: FaultPoint["on"]): FaultPoint
   return Array.from({ length: MAX_POINTS }, (_, k) => all[Math.round((k * (all.length - 1)) / (MAX_POINTS - 1))]!);
 }
 
-function before(old: OldState): Step[] {
+function before(old: OldState): ScenarioStep[] {
   return old === NONE ? [] : [write(old)];
 }
 

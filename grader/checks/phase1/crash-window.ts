@@ -3,9 +3,9 @@
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
-import type { Sandbox } from "../../sandbox/client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
 import { checkWrite, write, type Expected } from "../../grading/calls.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */

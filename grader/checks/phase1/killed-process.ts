@@ -7,8 +7,8 @@ import { checkLoad, checkWrite, load, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
-import type { Step } from "../../sandbox/protocol.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
+import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 
 export const killedProcess: CheckDefinition = {
   id: "phase1.killed-process",
@@ -17,7 +17,7 @@ export const killedProcess: CheckDefinition = {
     const next = stateOfSize(24 * 1024, ctx.seed + 1);
     const after = { resumed: true, note: "written after the crash" };
     const root = makeScenarioFolder(path.join(ctx.config.work, "killed-process"));
-    const run = (steps: Step[], kill?: { nthWrite: number; fraction: number }) =>
+    const run = (steps: ScenarioStep[], kill?: { nthWrite: number; fraction: number }) =>
       ctx.process({
         bundle: ctx.bundles.checkpoint!,
         entry: "checkpoint.ts",

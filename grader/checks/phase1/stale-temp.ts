@@ -22,7 +22,7 @@ export const staleTemp: CheckDefinition = {
         // another state, then the state it was saving when it crashed (a redone step saves the same state).
         const steps = [load(), write(after), load(), write(next), load(), restart, load()];
         // The next process gets the crashed one's process id, as a restarted container's PID 1 does.
-        const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps, [], crashedPid(w.trace));
+        const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps, { pid: crashedPid(w.trace) });
         for (const [i, { results }] of outcomes.entries()) {
           const first = [{ label: "the state just written", state: after }];
           const again = [{ label: "the state just written", state: next }];

@@ -3,10 +3,11 @@
 import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
-import type { Sandbox } from "../../sandbox/client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/recorder.js";
-import type { CallResult, CrashPoint } from "../../sandbox/protocol.js";
 import { describeResult } from "../../grading/calls.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
+import type { CallResult } from "../../sandbox/messages/scenario.js";
+import type { CrashPoint } from "../../sandbox/messages/host.js";
 import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 
@@ -89,7 +90,7 @@ export function crashStory(crashes: Crash[]): string {
 
 /** Recovers from each crash point of `run` with one new run to the end; the first story that fails, or null. */
 export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP): Promise<string | null> {
-  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
+  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
     const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;

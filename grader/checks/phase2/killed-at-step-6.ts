@@ -3,8 +3,8 @@
 // runs twice.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/program-client.js";
 import { STEPS, judgeRecord, type Done } from "./ledger.js";
+import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 
 /** The step the first process is killed entering: the handout's scenario. */

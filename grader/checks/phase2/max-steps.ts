@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import type { Step } from "../../sandbox/protocol.js";
+import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { STEPS, doneEffects, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
 
@@ -15,7 +15,7 @@ export const maxSteps: CheckDefinition = {
       ctx,
       fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 6 }),
       async (budgets) => {
-        const steps: Step[] = budgets.flatMap((b) => [runTaskStep(b), restart]);
+        const steps: ScenarioStep[] = budgets.flatMap((b) => [runTaskStep(b), restart]);
         steps.push(runTaskStep());
         const run = await box.run("runner", { steps }, { record: true });
         const story = `Ran runTask in ${budgets.length + 1} processes with maxSteps ${budgets.join(", ")}, then none`;

@@ -1,8 +1,8 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
 import { expectedDigests } from "../../../lab/task.js";
-import type { GitHistory } from "../../sandbox/git-history.js";
-import type { CallResult, Step } from "../../sandbox/protocol.js";
 import { describeResult } from "../../grading/calls.js";
+import type { GitHistory } from "../../sandbox/git/git-history.js";
+import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { STEPS, nameState } from "./ledger.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
@@ -25,13 +25,13 @@ export interface TaskSetup {
 export const FILE_SETUP: TaskSetup = { module: "runner", checkpoint: TASK_CHECKPOINT };
 
 /** A call of runTask on the lab task (a new task object each time, as a new process would make). */
-export function runTaskStep(maxSteps?: number, checkpoint = TASK_CHECKPOINT): Step {
+export function runTaskStep(maxSteps?: number, checkpoint = TASK_CHECKPOINT): ScenarioStep {
   const options: Record<string, unknown> = { task: { $task: {} }, checkpointPath: checkpoint };
   if (maxSteps !== undefined) options.maxSteps = maxSteps;
   return { call: "runTask", args: [options] };
 }
 
-export const restart: Step = { fresh: true };
+export const restart: ScenarioStep = { fresh: true };
 
 /**
  * Null when runTask returned `{ status, nextStep }` as expected after `stepsDone` steps (and the

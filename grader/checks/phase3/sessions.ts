@@ -4,9 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
-import type { KillRule } from "../../sandbox/program.js";
-import { deathCause, formatSeconds } from "../../sandbox/limits.js";
-import { makeScenarioFolder, type ProgramOutcome } from "../../sandbox/program-client.js";
+import type { KillRule } from "../../sandbox/messages/process.js";
+import { deathCause } from "../../sandbox/supervisor/limits.js";
+import { formatSeconds } from "../../sandbox/messages/limits.js";
+import { makeScenarioFolder, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
 
@@ -27,7 +28,7 @@ export class SessionFolder {
   }
 
   /** Runs one session as a new process; `kill` has it killed for real at a chosen point. */
-  async run(maxSteps?: number, kill?: KillRule): Promise<ProgramOutcome & { command: string }> {
+  async run(maxSteps?: number, kill?: KillRule): Promise<ProcessOutcome & { command: string }> {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
     // Each session starts in an empty working folder of its own: only --checkpoint links them.
     const cwd = fs.mkdtempSync(path.join(this.root, "cwd-"));
@@ -60,7 +61,7 @@ export class SessionFolder {
  * Null when a session exited 0 and its last line of output is {"status", "nextStep"} as
  * expected after `stepsDone` steps; otherwise what it did instead.
  */
-export function checkSession(o: ProgramOutcome & { command: string }, stepsDone: number): string | null {
+export function checkSession(o: ProcessOutcome & { command: string }, stepsDone: number): string | null {
   const status = stepsDone >= STEPS ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
   if (o.timedOut) {

@@ -5,7 +5,7 @@ import { describeCut, describeDisk, normaliseName } from "../../crash/describe.j
 import type { Cut, Trace } from "../../crash/model.js";
 import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
 import { changesDisk, displayPath } from "../../crash/trace.js";
-import type { Sandbox } from "../../sandbox/client.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CrashWindow } from "../phase1/crash-window.js";
 
 /** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */

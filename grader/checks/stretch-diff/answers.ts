@@ -1,7 +1,7 @@
 // Calling firstDivergence on many pairs of histories in one scenario, and judging each answer.
-import type { Sandbox } from "../../sandbox/client.js";
-import type { CallResult, Step } from "../../sandbox/protocol.js";
 import { describeResult } from "../../grading/calls.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { showState } from "../../grading/states.js";
 import { explainDivergence, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
 
@@ -15,7 +15,7 @@ export interface DiffCase {
 export type Judged = "step" | "paths";
 
 /** A call of firstDivergence(a, b) that sends back what it returned. */
-export function divergeStep(a: readonly unknown[], b: readonly unknown[]): Step {
+export function divergeStep(a: readonly unknown[], b: readonly unknown[]): ScenarioStep {
   return { call: "firstDivergence", args: [a, b], want: "value" };
 }
 

@@ -5,7 +5,7 @@
 import { DEFAULT_PROMPT, expectedStates } from "../../../lab/task.js";
 import { describeResult } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { CallResult, Step } from "../../sandbox/protocol.js";
+import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { divergeStep, judgeAnswer } from "./answers.js";
 import { referenceDivergence, showPaths } from "./reference.js";
 
@@ -23,11 +23,11 @@ export const twoPrompts: CheckDefinition = {
   async run(ctx) {
     // The states after each step, as the grader computes them: element i is the state after step i + 1.
     const [a, b, again] = RUNS.map((run) => expectedStates({ prompt: run.prompt }).slice(1));
-    const steps: Step[] = [
-      ...RUNS.map((run): Step => ({ mkdir: run.dir })),
-      ...RUNS.map((run): Step => ({ call: "recordHistory", args: [{ $task: { prompt: run.prompt } }, { $path: run.dir }] })),
+    const steps: ScenarioStep[] = [
+      ...RUNS.map((run): ScenarioStep => ({ mkdir: run.dir })),
+      ...RUNS.map((run): ScenarioStep => ({ call: "recordHistory", args: [{ $task: { prompt: run.prompt } }, { $path: run.dir }] })),
       { fresh: true },
-      ...RUNS.map((run): Step => ({ call: "loadHistory", args: [{ $path: run.dir }], want: "value" })),
+      ...RUNS.map((run): ScenarioStep => ({ call: "loadHistory", args: [{ $path: run.dir }], want: "value" })),
       divergeStep(a!, b!),
       divergeStep(a!, again!),
     ];

@@ -2,7 +2,7 @@
 // order, and commits after every step with a message that names it; runs with step budgets,
 // each a new process, pause and resume from the last commit.
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { Step } from "../../sandbox/protocol.js";
+import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { doneEffects, judgeRecord } from "../phase2/ledger.js";
 import { checkRunResult, restart, runTaskStep } from "../phase2/task-run.js";
 import { GIT_SETUP, judgeHistory } from "./git-setup.js";
@@ -21,7 +21,7 @@ export const gitCommits: CheckDefinition = {
     const problem = r.status !== "returned" ? checkRunResult(r, TASK_STEPS) : (judgeRecord(doneEffects(whole.effects, 1)) ?? checkRunResult(r, TASK_STEPS) ?? judgeHistory(whole.git, TASK_STEPS));
     if (problem) return ctx.failed(`runTask (git-checkpoint.ts) ran the ${TASK_STEPS}-step task once, with no crash, in an empty folder: ${problem}.`);
 
-    const steps: Step[] = SESSIONS.flatMap((b) => [restart, runTaskStep(b, checkpoint)]);
+    const steps: ScenarioStep[] = SESSIONS.flatMap((b) => [restart, runTaskStep(b, checkpoint)]);
     const split = await box.run(module, { steps, inspectGit });
     const story = `runTask (git-checkpoint.ts) ran in ${SESSIONS.length} processes with maxSteps ${SESSIONS.join(", ")}`;
     let done = 0;

@@ -7,7 +7,7 @@ import type { Cut } from "../../crash/model.js";
 import { describeResult } from "../../grading/calls.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
 import type { MeasurementReport } from "../../report/measurement.js";
-import { SandboxFailure, type Sandbox } from "../../sandbox/client.js";
+import { SandboxFailure, type Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { sandboxStory } from "../../grading/property.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
 import { doneEffects } from "../phase2/ledger.js";
@@ -82,7 +82,7 @@ async function recoveries(box: Sandbox, setup: TaskSetup): Promise<Pick<Measured
   const recorded = await recordRun(box, [], undefined, setup);
   if (typeof recorded === "string") return { problem: recorded };
   const points = comparisonCuts(recorded);
-  const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], [], undefined, setup.inspectGit);
+  const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   const recovery = Object.fromEntries(KINDS.map((k) => [k, { recovered: 0, of: 0 }])) as Measured["recovery"] & {};
   outcomes.forEach((o, i) => {
     const tally = recovery[points[i]!.kind];

@@ -3,7 +3,7 @@
 // branch's history with git itself.
 import { spawnSync } from "node:child_process";
 import type { CheckDefinition } from "../../grading/harness.js";
-import type { GitHistory } from "../../sandbox/git-history.js";
+import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { TaskSetup } from "../phase2/task-run.js";
 import { judgeBranch } from "./branch.js";
 

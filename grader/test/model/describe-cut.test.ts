@@ -9,8 +9,8 @@ import { commandSpans } from "../../crash/commands.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
 import { describePolicy, POWER_POLICIES } from "../../crash/power-loss.js";
 import type { Trace } from "../../crash/trace.js";
-import { Recorder } from "../../sandbox/recorder.js";
-import { createRecordingChildProcess } from "../../sandbox/recording-exec.js";
+import { Recorder } from "../../sandbox/interposition/recorder.js";
+import { createRecordingChildProcess } from "../../sandbox/interposition/recording-exec.js";
 import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";
 
 const scratch = scratchFolder();

@@ -13,9 +13,9 @@ import { commandSpans } from "../../crash/commands.js";
 import { crashCuts } from "../../crash/cuts.js";
 import { replay } from "../../crash/replay.js";
 import type { Trace } from "../../crash/trace.js";
-import { externalOps, snapshot } from "../../sandbox/external-ops.js";
-import { Recorder } from "../../sandbox/recorder.js";
-import { createRecordingChildProcess } from "../../sandbox/recording-exec.js";
+import { externalOps, snapshot } from "../../sandbox/interposition/external-ops.js";
+import { Recorder } from "../../sandbox/interposition/recorder.js";
+import { createRecordingChildProcess } from "../../sandbox/interposition/recording-exec.js";
 import { layScenario, listTree, propertyTest, scratchFolder, type Listing } from "../support/model-fs.js";
 
 const scratch = scratchFolder();

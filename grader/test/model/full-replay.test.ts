@@ -8,7 +8,7 @@ import { expect, test } from "vitest";
 import { replay } from "../../crash/replay.js";
 import { runProgram, programs } from "../support/fs-programs.js";
 import { layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
-import { Recorder } from "../../sandbox/recorder.js";
+import { Recorder } from "../../sandbox/interposition/recorder.js";
 
 const scratch = scratchFolder();
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { replay } from "../../crash/replay.js";
-import { Recorder } from "../../sandbox/recorder.js";
+import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
 
 const scratch = scratchFolder();

@@ -4,9 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll } from "vitest";
-import { buildHost } from "../../sandbox/build-host.js";
-import { Sandbox } from "../../sandbox/client.js";
-import { DEFAULT_LIMITS } from "../../sandbox/limits.js";
+import { buildHost } from "../../sandbox/supervisor/build-host.js";
+import { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 /** The scratch folder and host of the calling test file: made before its tests, removed after. */

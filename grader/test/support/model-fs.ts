@@ -7,8 +7,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, test } from "vitest";
 import type { TraceEntry } from "../../crash/trace.js";
-import { Recorder, RECORD_LIMITS, type BeforeOp } from "../../sandbox/recorder.js";
-import { createRecordingFs, PendingOps } from "../../sandbox/recording-fs.js";
+import { Recorder, RECORD_LIMITS, type BeforeOp } from "../../sandbox/interposition/recorder.js";
+import { createRecordingFs, PendingOps } from "../../sandbox/interposition/recording-fs.js";
 
 /**
  * The settings of the model tests' properties: a fixed seed, so a run repeats, unless
@@ -84,7 +84,7 @@ export class ListingRecorder extends Recorder {
   readonly initial: Listing;
 
   constructor(root: string, beforeOp?: BeforeOp) {
-    super(root, RECORD_LIMITS, beforeOp);
+    super(root, { limits: RECORD_LIMITS, beforeOp });
     this.initial = listTree(root);
   }
 

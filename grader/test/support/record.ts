@@ -1,7 +1,7 @@
 // Records one call of a one-file target in a sandbox host, for the engine's own tests.
 import { expect } from "vitest";
 import type { DiskEntry, Trace } from "../../crash/model.js";
-import type { CallResult } from "../../sandbox/protocol.js";
+import type { CallResult } from "../../sandbox/messages/scenario.js";
 import { sandboxOver, scratchHost } from "./host.js";
 
 export interface Recording {

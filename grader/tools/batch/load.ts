@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Rubric } from "../../rubric.js";
-import type { Limits } from "../../sandbox/limits.js";
+import type { Limits } from "../../sandbox/messages/limits.js";
 
 /** The cores one grade keeps busy. */
 const CORES_PER_GRADE = 2;

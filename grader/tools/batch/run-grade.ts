@@ -6,7 +6,7 @@ import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import type { Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
-import { formatSeconds } from "../../sandbox/limits.js";
+import { formatSeconds } from "../../sandbox/messages/limits.js";
 import { releaseIdsOf } from "../../sandbox/identity/ids.js";
 
 export interface GradeRequest {

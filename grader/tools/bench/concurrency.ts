@@ -6,9 +6,9 @@ import { exploreOrders } from "../../concurrency/explore.js";
 import { World } from "../../concurrency/world.js";
 import { stateOfSize } from "../../grading/states.js";
 import { SOLUTION_DIR } from "../../paths.js";
-import { Actor } from "../../sandbox/actor-client.js";
-import { buildHost } from "../../sandbox/build-host.js";
-import { DEFAULT_LIMITS } from "../../sandbox/limits.js";
+import { Actor } from "../../sandbox/supervisor/actor-client.js";
+import { buildHost } from "../../sandbox/supervisor/build-host.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 export interface ConcurrencyCost {

@@ -4,7 +4,7 @@ import { DISK_FULL } from "../../checks/disk-faults/disk-full.js";
 import { FAILED_FSYNC } from "../../checks/disk-faults/failed-fsync.js";
 import { runFault, type FaultSample } from "../../checks/disk-faults/fault-cases.js";
 import { SHORT_WRITES } from "../../checks/disk-faults/short-writes.js";
-import type { Sandbox } from "../../sandbox/client.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 
 const CHECKPOINT = { $path: "work/checkpoint.json" };
 

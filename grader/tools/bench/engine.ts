@@ -4,10 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { SOLUTION_DIR } from "../../paths.js";
-import { buildHost } from "../../sandbox/build-host.js";
-import { Sandbox } from "../../sandbox/client.js";
-import { DEFAULT_LIMITS } from "../../sandbox/limits.js";
-import type { Step } from "../../sandbox/protocol.js";
+import { buildHost } from "../../sandbox/supervisor/build-host.js";
+import { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { DEFAULT_LIMITS } from "../../sandbox/messages/limits.js";
+import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { bundleTarget } from "../../target/bundle.js";
 
 const CHECKPOINT = { $path: "work/checkpoint.json" };
@@ -43,7 +43,7 @@ export async function openEngine(work: string): Promise<Sandbox> {
 
 /** Crash states checked per second over every crash point of atomicCheckpoint(old → next), repeated to about `total` states. */
 export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown, total: number): Promise<{ perSecond: number; window: number }> {
-  const steps: Step[] = [{ call: "atomicCheckpoint", args: [CHECKPOINT, old] }, { call: "atomicCheckpoint", args: [CHECKPOINT, next] }];
+  const steps: ScenarioStep[] = [{ call: "atomicCheckpoint", args: [CHECKPOINT, old] }, { call: "atomicCheckpoint", args: [CHECKPOINT, next] }];
   const run = await box.run("checkpoint", { steps }, { record: true });
   const trace = run.trace!;
   const start = findMark(trace, "call:atomicCheckpoint", findMark(trace, "call:atomicCheckpoint"));
@@ -56,7 +56,7 @@ export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown,
 
 /** For a run of `steps` steps: its crash points, and the milliseconds to record it and to recover from one crash point to the end. */
 export async function stepsCost(box: Sandbox, steps: number, sample = 60): Promise<{ states: number; recordMs: number; msPerState: number }> {
-  const call: Step = { call: "run", args: [{ $path: "work/task-checkpoint.json" }, steps] };
+  const call: ScenarioStep = { call: "run", args: [{ $path: "work/task-checkpoint.json" }, steps] };
   let started = process.hrtime.bigint();
   const run = await box.run("steps", { steps: [call] }, { record: true });
   const recordMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -1,0 +1,266 @@
+// The `fs` module a target receives: Node's own, with every call that changes the disk routed
+// through a few primitives (open, write, truncate, fsync, close, rename, unlink, rmdir, mkdir,
+// symlink, link, attr) that run for real and are recorded. High-level calls are built from them
+// the way Node builds them, so `writeFileSync`, `copyFileSync` or `cpSync` can be torn like the
+// writes they are. Which export is passed through, recorded or refused is fs-surface.ts's table.
+import realFs from "node:fs";
+import path from "node:path";
+import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
+import { PendingOps, type SyncFs } from "./recording-fs-async.js";
+import { assemble } from "./recording-fs-module.js";
+import { exists, toAttrNumber, toBytes, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
+import type { Recorder } from "./recorder.js";
+
+export { PendingOps };
+
+type AnyFn = (...args: any[]) => any;
+/** An operation before the recorder names the API it came from. */
+type Unnamed<T> = T extends unknown ? Omit<T, "api"> : never;
+
+/** Returns an `fs` look-alike that records into whatever `current()` returns at call time. */
+export function createRecordingFs(current: () => Recorder | null, pending: PendingOps): typeof realFs {
+  /** Runs one primitive: asks the recorder's hook, performs it, then records it. */
+  function primitive<T>(op: Unnamed<FsOp>, run: () => T): T {
+    const rec = current();
+    const full = { ...op, api: rec?.api || "fs" } as FsOp;
+    rec?.beforeOp?.(full);
+    const result = run();
+    rec?.push(full);
+    return result;
+  }
+
+  /** Names the outermost wrapped call, so nested primitives say which API the target used. */
+  function api<F extends AnyFn>(name: string, fn: F): F {
+    return function (this: unknown, ...args: unknown[]) {
+      const rec = current();
+      if (!rec) return fn.apply(this, args);
+      if (rec.depth++ === 0) rec.api = name;
+      try {
+        return fn.apply(this, args);
+      } finally {
+        if (--rec.depth === 0) rec.api = "";
+      }
+    } as F;
+  }
+
+  const store = (p: PathLike) => current()?.store(toPath(p)) ?? toPath(p);
+  const fdOf = (fd: number) => current()?.fdId(fd);
+
+  const sync = {
+    openSync: api("openSync", (p: PathLike, flags: string | number = "r", mode?: number) => {
+      const rec = current();
+      if (!rec) return realFs.openSync(p, flags, mode);
+      const op = { kind: "open", path: rec.store(toPath(p)), flags, mode, fd: 0, api: rec.api || "fs" } as const;
+      // Only a file that is not there yet takes space to create (checked only while faults are on).
+      if (rec.faults?.armed && opensToCreate(flags) && !exists(toPath(p))) refuseCreation(op.api, op.path, "open", p);
+      rec.beforeOp?.(op);
+      const fd = realFs.openSync(p, flags, mode);
+      rec.push({ ...op, fd: rec.openedFd(fd, op.path) });
+      return fd;
+    }),
+    writeSync: api("writeSync", (fd: number, data: any, ...rest: any[]) => {
+      const { bytes, position } = writeArgs(data, rest);
+      return writeBytes(fd, bytes, position);
+    }),
+    writevSync: api("writevSync", (fd: number, buffers: ArrayBufferView[], position?: number | null) => {
+      const bytes = Buffer.concat(buffers.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
+      return writeBytes(fd, bytes, typeof position === "number" ? position : null);
+    }),
+    closeSync: api("closeSync", (fd: number) => {
+      const id = fdOf(fd);
+      if (id === undefined) return realFs.closeSync(fd);
+      primitive({ kind: "close", fd: id }, () => realFs.closeSync(fd));
+      current()?.closedFd(fd);
+    }),
+    fsyncSync: api("fsyncSync", (fd: number) => syncFd(fd, { data: false })),
+    fdatasyncSync: api("fdatasyncSync", (fd: number) => syncFd(fd, { data: true })),
+    ftruncateSync: api("ftruncateSync", (fd: number, length = 0) => {
+      const id = fdOf(fd);
+      if (id === undefined) return realFs.ftruncateSync(fd, length);
+      primitive({ kind: "ftruncate", fd: id, length }, () => realFs.ftruncateSync(fd, length));
+    }),
+    truncateSync: api("truncateSync", (p: PathLike | number, length = 0) => {
+      // Node still takes a descriptor here (deprecated): it is an ftruncate.
+      if (typeof p === "number") return sync.ftruncateSync(p, length);
+      primitive({ kind: "truncate", path: store(p), length }, () => realFs.truncateSync(p, length));
+    }),
+    renameSync: api("renameSync", (from: PathLike, to: PathLike) =>
+      primitive({ kind: "rename", from: store(from), to: store(to) }, () => realFs.renameSync(from, to)),
+    ),
+    unlinkSync: api("unlinkSync", (p: PathLike) =>
+      primitive({ kind: "unlink", path: store(p) }, () => realFs.unlinkSync(p)),
+    ),
+    rmdirSync: api("rmdirSync", (p: PathLike, options?: { recursive?: boolean }) => {
+      if (options?.recursive) return sync.rmSync(p, { recursive: true, force: true });
+      primitive({ kind: "rmdir", path: store(p) }, () => realFs.rmdirSync(p));
+    }),
+    mkdirSync: api("mkdirSync", (p: PathLike, options?: number | { recursive?: boolean; mode?: number }) => {
+      const opts = typeof options === "number" ? { mode: options } : (options ?? {});
+      if (!opts.recursive) {
+        refuseCreation(current()?.api || "mkdirSync", store(p), "mkdir", p);
+        primitive({ kind: "mkdir", path: store(p), mode: opts.mode }, () => realFs.mkdirSync(p, { mode: opts.mode }));
+        return undefined;
+      }
+      const missing: string[] = [];
+      for (let dir = path.resolve(toPath(p)); !realFs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+      for (const dir of missing) {
+        try {
+          sync.mkdirSync(dir, { mode: opts.mode });
+        } catch (error) {
+          // Another process made it in the meantime: as Node's own recursive mkdir, that is no error.
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !realFs.statSync(dir).isDirectory()) throw error;
+        }
+      }
+      return missing[0];
+    }),
+    mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {
+      refuseCreation("mkdtempSync", store(`${prefix}XXXXXX`), "mkdtemp", `${prefix}XXXXXX`);
+      const dir = realFs.mkdtempSync(prefix, options as any) as string;
+      primitive({ kind: "mkdir", path: store(dir) }, () => undefined);
+      return dir;
+    }),
+    symlinkSync: api("symlinkSync", (target: PathLike, p: PathLike, type?: any) =>
+      refuseCreation(current()?.api || "symlinkSync", store(p), "symlink", p) ?? primitive({ kind: "symlink", target: path.isAbsolute(toPath(target)) ? store(target) : toPath(target), path: store(p) }, () =>
+        realFs.symlinkSync(target, p, type),
+      ),
+    ),
+    linkSync: api("linkSync", (from: PathLike, to: PathLike) =>
+      refuseCreation(current()?.api || "linkSync", store(to), "link", to) ?? primitive({ kind: "link", from: store(from), to: store(to) }, () => realFs.linkSync(from, to)),
+    ),
+    writeFileSync: api("writeFileSync", (file: PathLike | number, data: any, options?: any) =>
+      writeWhole(file, data, options, "w"),
+    ),
+    appendFileSync: api("appendFileSync", (file: PathLike | number, data: any, options?: any) =>
+      writeWhole(file, data, options, "a"),
+    ),
+    copyFileSync: api("copyFileSync", (src: PathLike, dest: PathLike, mode = 0) => copyFile(src, dest, mode)),
+    cpSync: api("cpSync", (src: PathLike, dest: PathLike, options?: CpOptions) => copyTree(toPath(src), toPath(dest), options ?? {})),
+    rmSync: api("rmSync", (p: PathLike, options?: { recursive?: boolean; force?: boolean }) => {
+      let stat: realFs.Stats;
+      try {
+        stat = realFs.lstatSync(p);
+      } catch (error) {
+        if (options?.force && (error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      try {
+        if (!stat.isDirectory()) return sync.unlinkSync(p);
+        if (!options?.recursive) return realFs.rmSync(p, options); // throws Node's own error
+        for (const name of realFs.readdirSync(p)) sync.rmSync(path.join(toPath(p), name), options);
+        sync.rmdirSync(p);
+      } catch (error) {
+        // Gone in the meantime (another process removed it): with `force`, as in Node, no error.
+        if (!options?.force || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }),
+    ...attrVersions(),
+  };
+
+  function writeBytes(fd: number, bytes: Uint8Array, position: number | null): number {
+    const id = fdOf(fd);
+    if (id === undefined) return realFs.writeSync(fd, bytes, 0, bytes.byteLength, position);
+    const rec = current()!;
+    const copy = Buffer.from(bytes);
+    const op = { kind: "write", fd: id, bytes: copy, position, api: rec.api || "fs" } as const;
+    // The disk may say no: a short write, or a full disk.
+    const fault = rec.faults?.write(op.api, rec.pathOf(id), copy.byteLength);
+    if (fault && "error" in fault) throw fault.error;
+    // The hook may tear this write itself: a real kill in the middle of it.
+    rec.beforeOp?.(op, fd);
+    const written = realFs.writeSync(fd, copy, 0, fault ? fault.bytes : copy.byteLength, position);
+    rec.push({ ...op, bytes: written === copy.byteLength ? copy : copy.subarray(0, written) });
+    return written;
+  }
+
+  /** fsync, or with `data` fdatasync. */
+  function syncFd(fd: number, { data }: { data: boolean }): void {
+    const id = fdOf(fd);
+    const run = () => (data ? realFs.fdatasyncSync(fd) : realFs.fsyncSync(fd));
+    if (id === undefined) return run();
+    const rec = current()!;
+    // An I/O error: the fsync is recorded as failed (its data may be lost), and throws.
+    const error = rec.faults?.fsync(rec.api || "fs", rec.pathOf(id));
+    if (error) {
+      rec.push({ kind: "fsync", fd: id, data, failed: true, api: rec.api || "fs" });
+      throw error;
+    }
+    primitive({ kind: "fsync", fd: id, data }, run);
+  }
+
+  /** Throws the disk's ENOSPC when faults are on and the disk is (or now gets) full; `real` is the path the error names. */
+  function refuseCreation(apiName: string, stored: string, syscall: string, real: PathLike): undefined {
+    const error = current()?.faults?.create(apiName, stored, syscall, toPath(real));
+    if (error) throw error;
+    return undefined;
+  }
+
+  /** writeFileSync/appendFileSync as Node does them: open, write every byte, close. */
+  function writeWhole(file: PathLike | number, data: any, options: any, defaultFlag: string): void {
+    const opts = typeof options === "string" ? { encoding: options } : (options ?? {});
+    const bytes = toBytes(data, opts.encoding);
+    if (typeof file === "number") {
+      for (let off = 0; off < bytes.byteLength; ) off += writeBytes(file, bytes.subarray(off), null);
+      return;
+    }
+    const fd = sync.openSync(file, opts.flag ?? defaultFlag, opts.mode ?? 0o666);
+    try {
+      for (let off = 0; off < bytes.byteLength; ) off += writeBytes(fd, bytes.subarray(off), null);
+      if (opts.flush) syncFd(fd, { data: false });
+    } finally {
+      sync.closeSync(fd);
+    }
+  }
+
+  /** copyFileSync as the kernel does it: the destination is created (or truncated) and written, so a copy can be torn. */
+  function copyFile(src: PathLike, dest: PathLike, mode: number): void {
+    const content = realFs.readFileSync(src);
+    const excl = (mode & realFs.constants.COPYFILE_EXCL) !== 0;
+    writeWhole(dest, content, { flag: excl ? "wx" : "w" }, "w");
+  }
+
+  /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first. */
+  function copyTree(src: string, dest: string, opts: CpOptions): void {
+    if (opts.filter && !opts.filter(src, dest)) return;
+    const stat = opts.dereference ? realFs.statSync(src) : realFs.lstatSync(src);
+    const there = exists(dest);
+    if (stat.isDirectory()) {
+      if (!opts.recursive) throw Object.assign(new Error(`Recursive option is required to copy a directory: cp returned EISDIR (${src} is a directory (not copied))`), { code: "ERR_FS_EISDIR" });
+      if (!there) sync.mkdirSync(dest, { recursive: true });
+      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts);
+    } else {
+      if (there && opts.force === false) {
+        if (opts.errorOnExist) throw Object.assign(new Error(`Target already exists: cp returned EEXIST (${dest} already exists)`), { code: "ERR_FS_CP_EEXIST" });
+        return;
+      }
+      if (there) sync.unlinkSync(dest);
+      if (stat.isSymbolicLink()) sync.symlinkSync(realFs.readlinkSync(src), dest);
+      else copyFile(src, dest, opts.mode ?? 0);
+    }
+    if (opts.preserveTimestamps && !stat.isSymbolicLink()) (sync as SyncFs).utimesSync!(dest, stat.atime, stat.mtime);
+  }
+
+  /** chmod, chown and utimes, on a path, a link or a descriptor: each recorded as it is made. */
+  function attrVersions() {
+    const out: Record<string, AnyFn> = {};
+    const calls: [AttrCall, "path" | "fd"][] = [
+      ["chmodSync", "path"], ["lchmodSync", "path"], ["fchmodSync", "fd"], ["chownSync", "path"], ["lchownSync", "path"],
+      ["fchownSync", "fd"], ["utimesSync", "path"], ["lutimesSync", "path"], ["futimesSync", "fd"],
+    ];
+    for (const [call, by] of calls) {
+      const real = realFs[call] as AnyFn | undefined;
+      if (!real) continue; // lchmod exists only on macOS
+      out[call] = api(call, (target: PathLike | number, ...rest: unknown[]) => {
+        const args = rest.map(toAttrNumber);
+        if (by === "fd") {
+          const id = fdOf(target as number);
+          if (id === undefined) return real(target, ...args);
+          return primitive({ kind: "attr", call, fd: id, args }, () => real(target, ...args));
+        }
+        return primitive({ kind: "attr", call, path: store(target as PathLike), args }, () => real(target, ...args));
+      });
+    }
+    return out;
+  }
+
+  return assemble(current, sync as SyncFs, pending);
+}

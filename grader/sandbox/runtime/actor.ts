@@ -1,0 +1,221 @@
+// Actor mode: the host runs as one of several real processes that use the same checkpoint at
+// once (writers, a reader). Each call runs in a fresh module instance with this process's own
+// id. In a gated call, every file-system operation first tells the grader what it is about to
+// do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
+import path from "node:path";
+import { attrWord, opensForChange, type FsOp } from "../../crash/trace.js";
+import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
+import { CompiledTarget } from "./target/instance.js";
+import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
+import { ACTOR_IN_FD } from "../messages/launch.js";
+import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint } from "../messages/actor.js";
+import { Recorder } from "../interposition/recorder.js";
+import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
+import { createRecordingChildProcess } from "../interposition/recording-exec.js";
+import { LineReader, report } from "./pipes.js";
+import { silenceTarget } from "./silence.js";
+
+/** Serves calls until the grader closes the command pipe. */
+export async function runActor(config: ActorConfig, guard: () => void): Promise<void> {
+  guard();
+  silenceTarget();
+  report({ pid: process.pid });
+  const target = new CompiledTarget(config.bundle, config.targetDir, path.join(config.targetDir, config.entry));
+  const input = new LineReader(ACTOR_IN_FD);
+  for (let line = input.next(); line !== null; line = input.next()) {
+    const call = JSON.parse(line) as ActorCall;
+    report({ done: await runOne(target, call, input) });
+  }
+  process.exit(0);
+}
+
+/** One call in a fresh instance, over the scenario folder `call.root`. */
+async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader) {
+  const pending = new PendingOps();
+  const gate = call.gated ? new Gate(call.root, input) : undefined;
+  const recorder = new GateRecorder(call.root, gate);
+  const recordingFs = createRecordingFs(() => recorder, pending);
+  // A program the writer runs is one turn of its own: the grader cannot see inside it, so it may
+  // touch any name, and it runs whole in its turn (the reader loads before and after it).
+  const childProcess = createRecordingChildProcess(() => recorder, {
+    beforeCommand: (command) => {
+      // Ungated too (the reader's loads): a call that ran a program may have changed any name.
+      const footprint = recorder.touchEverything();
+      gate?.wait(`runs \`${command}\``, footprint, null);
+    },
+  });
+  process.chdir(path.join(call.root, "cwd"));
+  process.env.TMPDIR = path.join(call.root, "tmp");
+  process.env.HOME = path.join(call.root, "cwd");
+  const lab = labModule(() => {}, () => process.pid);
+  let exports: Record<string, unknown> | Error;
+  const restoreClock = call.clockMs === undefined ? () => {} : virtualClock(call.clockMs);
+  let result;
+  try {
+    try {
+      exports = target.instantiate({ fs: recordingFs, childProcess, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, livePids: call.livePids, random: call.randomSeed });
+    } catch (error) {
+      exports = error instanceof Error ? error : new Error(String(error));
+    }
+    result = runCall(exports, call.name, resolveArgs(call.args, call.root), { root: call.root, limit: { ms: call.limitMs, nominalMs: call.limitMs }, frames: (e) => target.frames.of(e) });
+  } finally {
+    restoreClock();
+  }
+  await pending.settle();
+  recorder.closeLeftovers();
+  return { result, lastFailed: gate?.lastFailed() ?? false, touched: recorder.touched() };
+}
+
+/** Keeps track of what each descriptor names, so an operation on it can say which file it touches. */
+class GateRecorder extends Recorder {
+  private readonly names = new Map<number, string>();
+  pushed: FsOp | null = null;
+
+  private readonly reads = new Set<string>();
+  private readonly writes = new Set<string>();
+
+  constructor(root: string, gate?: Gate) {
+    super(root, {
+      beforeOp: (op) => {
+        const footprint = this.touch(this.footprint(op));
+        gate?.wait(this.describe(op), footprint, op);
+      },
+      keep: false,
+    });
+    gate?.attach(this);
+    // Reads wait their turn too: what a writer reads (a lock, a listing) may depend on the order.
+    this.beforeRead = (api, name) => {
+      const listing = api === "readdirSync" || api === "opendirSync";
+      const footprint = this.touch({ reads: [listing ? `${name}/*` : name], writes: [] });
+      gate?.wait(`${api} ${listing ? "lists" : "reads"} ${show(name)}`, footprint, null);
+    };
+  }
+
+  /** Every name the call read or changed so far. */
+  touched(): Footprint {
+    return { reads: [...this.reads], writes: [...this.writes] };
+  }
+
+  /** A turn that may read or change any name (a program the writer runs). */
+  touchEverything(): Footprint {
+    return this.touch({ reads: [], writes: [EVERY_NAME] });
+  }
+
+  private touch(footprint: Footprint): Footprint {
+    for (const name of footprint.reads) this.reads.add(name);
+    for (const name of footprint.writes) this.writes.add(name);
+    return footprint;
+  }
+
+  override push(entry: Parameters<Recorder["push"]>[0]): void {
+    if (entry.kind === "open") this.names.set(entry.fd, entry.path);
+    // A file renamed by this process keeps its descriptors: they now name the new path.
+    if (entry.kind === "rename") for (const [id, name] of this.names) if (name === entry.from) this.names.set(id, entry.to);
+    if (entry.kind !== "mark" && entry.kind !== "effect") this.pushed = entry;
+  }
+
+  /** The names an operation reads or changes; descriptors stand for the path they were opened at. */
+  footprint(op: FsOp): Footprint {
+    const named = (fd: number) => this.names.get(fd) ?? `fd:${fd}`;
+    switch (op.kind) {
+      case "open":
+        return opensForChange(op.flags) ? { reads: [], writes: [op.path] } : { reads: [op.path], writes: [] };
+      case "write":
+      case "ftruncate":
+        return { reads: [], writes: [named(op.fd)] };
+      case "fsync":
+      case "close":
+        return { reads: [named(op.fd)], writes: [] };
+      case "rename":
+        return { reads: [], writes: [op.from, op.to] };
+      case "link":
+        return { reads: [op.from], writes: [op.to] };
+      case "attr":
+        return { reads: [], writes: [op.path ?? named(op.fd!)] };
+      default:
+        return { reads: [], writes: [op.path] };
+    }
+  }
+
+  describe(op: FsOp): string {
+    const fd = (id: number) => show(this.names.get(id) ?? `descriptor ${id}`);
+    switch (op.kind) {
+      case "open":
+        return `${op.api} opens ${show(op.path)} (${op.flags})`;
+      case "write":
+        return `${op.api} writes ${op.bytes.byteLength} byte${op.bytes.byteLength === 1 ? "" : "s"} to ${fd(op.fd)}`;
+      case "ftruncate":
+      case "truncate":
+        return `${op.api} truncates ${"path" in op ? show(op.path) : fd(op.fd)} to ${op.length} bytes`;
+      case "fsync":
+        return `${op.api} fsyncs ${fd(op.fd)}`;
+      case "close":
+        return `${op.api} closes ${fd(op.fd)}`;
+      case "rename":
+        return `${op.api} renames ${show(op.from)} to ${show(op.to)}`;
+      case "link":
+        return `${op.api} links ${show(op.from)} as ${show(op.to)}`;
+      case "symlink":
+        return `${op.api} makes a symlink ${show(op.path)}`;
+      case "attr":
+        return `${op.api} changes the ${attrWord(op.call)} of ${op.path ? show(op.path) : fd(op.fd!)}`;
+      default:
+        return `${op.api} ${op.kind === "mkdir" ? "makes" : "removes"} ${show(op.path)}`;
+    }
+  }
+}
+
+/** A stored path as the student named it ("@/work/checkpoint.json" is "checkpoint.json"). */
+function show(name: string): string {
+  return name.replace(/^@\/(work\/)?/, "");
+}
+
+/** Before each operation: tell the grader what it is, then wait for the grader's go. */
+class Gate {
+  private recorder!: GateRecorder;
+  private waiting: FsOp | null = null;
+
+  constructor(private readonly root: string, private readonly input: LineReader) {}
+
+  attach(recorder: GateRecorder): void {
+    this.recorder = recorder;
+  }
+
+  /** `op` is null for a call that only reads (it cannot fail the way a change can). */
+  wait(what: string, footprint: Footprint, op: FsOp | null): void {
+    const lastFailed = this.lastFailed();
+    this.waiting = op;
+    this.recorder.pushed = null;
+    report({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed });
+    if (this.input.next() === null) process.exit(0); // the grader is gone
+  }
+
+  /** True when the operation let through last did not complete (it threw). */
+  lastFailed(): boolean {
+    const failed = this.waiting !== null && this.recorder.pushed === null;
+    this.waiting = null;
+    return failed;
+  }
+}
+
+/**
+ * Makes `Date.now()` and `new Date()` start at `startMs` and advance by 1 ms every 1,000 readings,
+ * the same in every writer: writers that name files after the time do it at the same millisecond,
+ * as processes started together may, and the outcome never depends on the machine's speed.
+ */
+function virtualClock(startMs: number): () => void {
+  const RealDate = Date;
+  let readings = 0;
+  const now = () => startMs + Math.floor(readings++ / 1000);
+  const VirtualDate = function (this: unknown, ...args: unknown[]) {
+    if (!new.target) return new RealDate(now()).toString();
+    return args.length === 0 ? new RealDate(now()) : new (RealDate as any)(...args);
+  } as unknown as DateConstructor;
+  Object.setPrototypeOf(VirtualDate, RealDate);
+  Object.defineProperty(VirtualDate, "prototype", { value: RealDate.prototype });
+  (VirtualDate as { now: () => number }).now = now;
+  globalThis.Date = VirtualDate;
+  return () => {
+    globalThis.Date = RealDate;
+  };
+}

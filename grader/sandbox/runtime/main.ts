@@ -1,0 +1,33 @@
+// The entry of the host bundle (supervisor/build-host.ts), in every mode: the child reads its mode
+// from its command line, then serves the grader's requests (runtime/serve.ts), runs as a real
+// process of the target's (runtime/process.ts), or as an actor (runtime/actor.ts).
+import fs from "node:fs";
+import { MODE_FLAGS, belowShell } from "../messages/launch.js";
+import { runActor } from "./actor.js";
+import { Host } from "./host.js";
+import { runAsProcess } from "./process.js";
+import { serve } from "./serve.js";
+
+/**
+ * Ends this process once its parent is gone, even while the target's code spins in the main
+ * thread (a worker thread keeps watching, and a kill from it ends the whole process). Below a
+ * shell, the parent is the shell, and the grader ends this process itself when the shell ends
+ * (a target that killed its parent): the thread, which costs about 0.1 s of CPU, is then not started.
+ */
+function guardAgainstOrphaning(): void {
+  if (belowShell()) return;
+  const parent = process.ppid;
+  // Loaded here, not at the top, so that below a shell no process pays for loading it (the host
+  // always runs as a CommonJS bundle, where require is at hand).
+  const { Worker } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const guard = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, "SIGKILL"); }, 500);`, { eval: true });
+  guard.unref();
+}
+
+// The student's frames are picked out of the stack: keep enough of it to reach them.
+Error.stackTraceLimit = 50;
+const [mode, configJson] = process.argv.slice(2);
+if (mode === MODE_FLAGS.serve) serve(new Host(JSON.parse(configJson!)), guardAgainstOrphaning);
+// A process's or an actor's configuration comes on standard input, read before the target's code runs.
+else if (mode === MODE_FLAGS.process) runAsProcess(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);
+else if (mode === MODE_FLAGS.actor) runActor(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);

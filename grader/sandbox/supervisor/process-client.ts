@@ -1,0 +1,100 @@
+// Starts the sandbox host in process mode, a real process of the target's, and reads back what
+// it did: its exit, the signal that killed it, the calls' results, the write it tore.
+import fs from "node:fs";
+import path from "node:path";
+import type { SideEffect } from "../../../lab/task.js";
+import type { KillRule, ProcessConfig, ProcessMessage, Torn } from "../messages/process.js";
+import type { CallResult, ScenarioStep } from "../messages/scenario.js";
+import { deathCause, exitSignal } from "./limits.js";
+import { formatSeconds, type Limits } from "../messages/limits.js";
+import { Child } from "./child.js";
+import type { UserLease } from "../identity/target-user.js";
+
+export interface ProcessOutcome {
+  exitCode?: number;
+  signal?: string;
+  timedOut: boolean;
+  /** The end of what the process printed (the last `outputKiB` of each stream). */
+  stdout: string;
+  stderr: string;
+  /** How many bytes it printed in all, on both streams. */
+  printed: number;
+  results: CallResult[] | null;
+  /** The lab task's side effects, in order, as the process reported them on its channel. */
+  effects: SideEffect[];
+  /** How many changes to the disk the target made (when it exited by itself). */
+  changes: number | null;
+  /** The write that was torn when the process was killed mid-write. */
+  torn: Torn | null;
+  limits: Limits;
+}
+
+/** How long a runtime may outlive the shell above it before the grader kills it. */
+const ORPHAN_GRACE_MS = 500;
+
+/** Makes a scenario folder (work/, tmp/, cwd/) under `root`. */
+export function makeScenarioFolder(root: string): string {
+  for (const sub of ["work", "tmp", "cwd"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
+  return root;
+}
+
+export interface ProcessRequest {
+  bundle: string;
+  entry: string;
+  targetDir: string;
+  root: string;
+  cwd?: string;
+  steps?: ScenarioStep[];
+  argv?: string[];
+  kill?: KillRule;
+  limits: Limits;
+  /** Kills the process when the check is abandoned. */
+  signal?: AbortSignal;
+  /** The user the process runs as (the owner of `root`), when not the grader's own. */
+  lease?: UserLease;
+}
+
+/** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`, under the limits. */
+export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProcessOutcome> {
+  const { limits, signal, lease, ...rest } = opts;
+  const config: ProcessConfig = { ...rest, callMs: limits.callMs };
+  // It starts in its scenario's folder, with nothing of the grader's in its environment.
+  const child = Child.start({ hostFile, mode: "process", limits, lease, cwd: opts.root, home: path.join(opts.root, "cwd"), input: JSON.stringify(config) });
+  const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, limits };
+  const kill = () => child.kill();
+  signal?.addEventListener("abort", kill);
+  const dog = child.watch(limits.processMs, () => {
+    outcome.timedOut = true;
+    kill();
+  });
+  child.onReports<ProcessMessage>((messages) => {
+    for (const message of messages) {
+      if ("pid" in message) child.runtimePid = message.pid;
+      else if ("effect" in message) outcome.effects.push(message.effect);
+      else if ("results" in message) outcome.results = message.results;
+      else if ("torn" in message) outcome.torn = message.torn;
+      else if ("changes" in message) outcome.changes = message.changes;
+    }
+  });
+  // The shell ended first (the target killed its parent): the runtime below it gets a moment to
+  // finish by itself, as it had while a thread of its own checked its parent every half second.
+  let orphaned: NodeJS.Timeout | undefined;
+  child.onExit(() => (orphaned = setTimeout(kill, ORPHAN_GRACE_MS)));
+  const run = await child.ended();
+  clearTimeout(orphaned);
+  dog.stop();
+  signal?.removeEventListener("abort", kill);
+  const died = exitSignal(run.exitCode, run.signal);
+  const stdout = child.stdout!;
+  Object.assign(outcome, { exitCode: died ? undefined : run.exitCode, signal: died, stdout: stdout.text(), stderr: child.stderr.text(), printed: stdout.total + child.stderr.total });
+  return outcome;
+}
+
+/** Why a process that should have made all its calls did not, or null; `calls` names them ("its calls"). */
+export function unfinished(p: ProcessOutcome, calls = "its calls"): string | null {
+  if (p.timedOut) return `the process did not finish within ${formatSeconds(p.limits.processMs)}`;
+  const death = deathCause((p.signal ?? null) as NodeJS.Signals | null, p.stderr, p.limits);
+  if (p.signal || (death && !p.results)) return `the process ${death ?? `was killed by ${p.signal}`}`;
+  if (!p.results) return `the process exited with code ${p.exitCode} before ${calls} finished`;
+  return null;
+}
