@@ -21,26 +21,11 @@ interface LayerRule {
   except?: { file: string; why: string }[];
 }
 
-/** The files the sandbox's host bundles start from (see build-host.ts): they run in its child process. */
-const CHILD_SIDE = [
-  "grader/sandbox/host.ts",
-  "grader/sandbox/program.ts",
-  "grader/sandbox/actor.ts",
-  "grader/sandbox/call.ts",
-  "grader/sandbox/instance.ts",
-  "grader/sandbox/steps.ts",
-];
+/** The sandbox's code that runs in its child process, beside the target's: the runtime, the fs and exec it hands the target, git's environment. */
+const CHILD_SIDE = ["grader/sandbox/runtime/**", "grader/sandbox/interposition/**", "grader/sandbox/git/**"];
 
-/** The sandbox's files that run in the grader's process: they build, start, feed and watch the child. */
-const GRADER_SIDE_OF_SANDBOX = [
-  "grader/sandbox/client.ts",
-  "grader/sandbox/program-client.ts",
-  "grader/sandbox/actor-client.ts",
-  "grader/sandbox/watchdog.ts",
-  "grader/sandbox/build-host.ts",
-  "grader/sandbox/identity/target-user.ts",
-  "grader/sandbox/identity/ids.ts",
-];
+/** The sandbox's code that runs in the grader's process: it builds, starts, feeds and watches the child, and lends it its user. */
+const GRADER_SIDE_OF_SANDBOX = ["grader/sandbox/supervisor/**", "grader/sandbox/identity/target-user.ts", "grader/sandbox/identity/ids.ts"];
 
 /** The rules, by layer: the one place to edit when files move. */
 const RULES: LayerRule[] = [
@@ -52,7 +37,7 @@ const RULES: LayerRule[] = [
     why: "the crash engine is the bottom layer: the sandbox records traces in its model, the checks cut and judge them",
     except: [
       {
-        file: "grader/sandbox/external/command-line.ts",
+        file: "grader/sandbox/interposition/external/command-line.ts",
         why: "crash/commands.ts reads a command's shell line to tell git from other programs; the reader is pure (node:path alone) and belongs below the crash engine",
       },
     ],
@@ -64,7 +49,7 @@ const RULES: LayerRule[] = [
     mustNotImport: ["grader/checks/**"],
     why: "the deliverables' checks use the concurrency engine, never the other way round; the words they share are in grader/grading/",
   },
-  // The sandbox's two sides, as its files are laid out now: a flat folder, each file on one side.
+  // The sandbox's two sides: its folders say which process each file runs in.
   {
     layer: "the code that runs in the sandbox's child process",
     from: CHILD_SIDE,
