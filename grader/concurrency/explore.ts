@@ -3,7 +3,7 @@
 // private temp files, two fsyncs): swapping them cannot change any process's result nor what
 // the reader sees, so only one of their orders is run. This is dynamic partial-order reduction
 // over re-executed runs: after each run, every pair of conflicting operations of different
-// writers adds a branch where the later writer goes first, and the deepest open branch runs next.
+// writers adds a branch where the later writer goes first, and the shallowest open branch runs next.
 // A run is what the caller makes of a list of choices (world.ts runs real writers); the engine
 // looks only at what each of its steps touched (footprint.ts).
 import { conflict, listingOf, type Choice, type Step } from "./footprint.js";
