@@ -41,18 +41,13 @@ export function processesOf(uid: number): number[] {
  * that user first signals all of them in one system call, so one that forks meanwhile is caught too.
  */
 export function killEveryProcessOf(user: { uid: number; gid: number }, except: number[] = []): void {
-  const deadline = Date.now() + KILL_WAIT_MS;
-  for (let round = 0; ; round++) {
-    const pids = processesOf(user.uid).filter((pid) => !except.includes(pid));
-    if (pids.length === 0 || Date.now() > deadline) return;
-    // A killed process stays in /proc until the kernel has run its exit: on a loaded machine, for
-    // milliseconds. Signal again only now and then; in between, wait for the exits.
-    if (round % 10 === 0) {
+  endAndWait(
+    () => processesOf(user.uid).filter((pid) => !except.includes(pid)),
+    (pids) => {
       if (except.length === 0 && process.getuid?.() === 0) spawnSync("/bin/sh", ["-c", "kill -9 -1"], { uid: user.uid, gid: user.gid, env: {}, stdio: "ignore", cwd: "/" });
       for (const pid of pids) signal(pid);
-    }
-    pause(2);
-  }
+    },
+  );
 }
 
 /**
@@ -62,17 +57,30 @@ export function killEveryProcessOf(user: { uid: number; gid: number }, except: n
 export function killOthersOfMyUser(): void {
   if (!process.getuid || process.getuid() === 0) return;
   const me = process.getuid();
-  const deadline = Date.now() + KILL_WAIT_MS;
-  for (let round = 0; ; round++) {
-    // Returning before they have exited would let one of them act in the next scenario.
-    if (!processesOf(me).some((pid) => pid !== process.pid) || Date.now() > deadline) return;
-    if (round % 10 === 0) {
+  endAndWait(
+    () => processesOf(me).filter((pid) => pid !== process.pid),
+    () => {
       try {
         process.kill(-1, "SIGKILL");
       } catch {
         // ESRCH: there was none
       }
-    }
+    },
+  );
+}
+
+/**
+ * Signals what `left()` lists with `kill`, and returns once `left()` is empty (or after
+ * KILL_WAIT_MS). A killed process stays in /proc until the kernel has run its exit: on a loaded
+ * machine, for milliseconds. Returning before would let one of them act in the next scenario, so
+ * it waits for the exits, and signals again only now and then (a fork may have slipped through).
+ */
+function endAndWait(left: () => number[], kill: (pids: number[]) => void): void {
+  const deadline = Date.now() + KILL_WAIT_MS;
+  for (let round = 0; ; round++) {
+    const pids = left();
+    if (pids.length === 0 || Date.now() > deadline) return;
+    if (round % 10 === 0) kill(pids);
     pause(2);
   }
 }
