@@ -31,7 +31,7 @@ function describeErrors(errors: ErrorObject[], value: unknown): string[] {
     const field = fieldName(e.instancePath, value);
     const params = e.params as Record<string, unknown>;
     if (e.keyword === "required") return `${field ? `${field} ` : ""}needs "${String(params.missingProperty)}"`;
-    if (e.keyword === "additionalProperty" || e.keyword === "additionalProperties") return `${field || "the top level"} has an unknown key "${String(params.additionalProperty)}"`;
+    if (e.keyword === "additionalProperties") return `${field || "the top level"} has an unknown key "${String(params.additionalProperty)}"`;
     if (e.keyword === "enum") return `${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(valueAt(e.instancePath, value))}`;
     return `${field || "the file"} ${e.message ?? "is not valid"}, got ${JSON.stringify(valueAt(e.instancePath, value))}`;
   });
