@@ -193,8 +193,8 @@ describe("commands in a trace", () => {
     const files = (at: number) => {
       const model = modelAt(trace, { at });
       return (name: string) => {
-        const node = model.nodes.get(model.names.get(`@/work/${name}`)!)!;
-        return { synced: node.kind === "file" && node.synced.equals(node.data), named: model.durable.get(`@/work/${name}`) !== undefined };
+        const node = model.nodeAt(`@/work/${name}`)!;
+        return { synced: node.kind === "file" && node.synced.equals(node.data), named: model.entryDurable(`@/work/${name}`) };
       };
     };
     const [, dd, blocks] = commandSpans(trace);
@@ -215,9 +215,9 @@ describe("commands in a trace", () => {
     });
     expect(opsOf(all, 1)).toEqual(["open @/work/again r", "fsync", "close"]);
     const model = modelAt(all, { at: commandSpans(all)[2]!.start });
-    expect(model.durable.get("@/work/again")).toBeUndefined();
+    expect(model.entryDurable("@/work/again")).toBe(false);
     const synced = modelAt(all, { at: all.entries.length });
-    expect(synced.durable.get("@/work/again")).toBe(synced.names.get("@/work/again"));
+    expect(synced.entryDurable("@/work/again")).toBe(true);
     expect(commandSpans(all)[1]!.command).toBe("sync again");
   });
 

@@ -2,7 +2,7 @@
 // fails, and what the power model keeps of the bytes and entries a failed fsync lost. Runs in
 // well under a second.
 import { describe, expect, test } from "vitest";
-import { PowerModel } from "../crash/power-loss.js";
+import { PowerModel, powerImage } from "../crash/power-loss.js";
 import type { FsOp } from "../crash/model.js";
 import { DiskFaults } from "../sandbox/interposition/disk-faults.js";
 
@@ -58,7 +58,7 @@ const open = (path: string, fd: number, flags = "w") => op({ kind: "open", path,
 const write = (fd: number, text: string) => op({ kind: "write", fd, bytes: Buffer.from(text), position: null });
 const fsync = (fd: number, failed = false) => op({ kind: "fsync", fd, data: false, failed });
 const text = (model: PowerModel, name: string, policy: { data: "lost" | "partial" | "kept"; names: "lost" | "kept" }) => {
-  const node = model.image(policy).get(name);
+  const node = powerImage(model, policy).get(name);
   return node?.kind === "file" ? node.data.toString("latin1") : node?.kind;
 };
 

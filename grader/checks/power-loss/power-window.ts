@@ -36,13 +36,12 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
   if (renameAt === -1) return null;
   const rename = trace.entries[renameAt] as Extract<Trace["entries"][number], { kind: "rename" }>;
   const before = modelAt(trace, { at: renameAt }, from);
-  const inode = before.names.get(rename.from);
-  const node = inode === undefined ? undefined : before.nodes.get(inode);
+  const node = before.nodeAt(rename.from);
   if (node?.kind === "file" && !node.data.equals(node.synced)) {
     return `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
   }
   const after = modelAt(trace, { at: to }, from);
-  if (after.durable.get(checkpoint) !== after.names.get(checkpoint)) {
+  if (!after.entryDurable(checkpoint)) {
     return `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive`;
   }
   return null;

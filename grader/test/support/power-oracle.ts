@@ -43,7 +43,7 @@ export class DiskOracle {
         let inode = this.lookup(op.path, true);
         if (inode === undefined) {
           if (!create) throw new Error(`oracle: open of missing ${op.path}`);
-          const [dir, name] = this.parent(op.path);
+          const [dir, name] = this.parent(this.danglingTarget(op.path));
           inode = this.make({ kind: "file", data: Buffer.alloc(0), synced: Buffer.alloc(0), shortest: 0 });
           this.dir(dir).entries.set(name, inode);
         }
@@ -158,6 +158,14 @@ export class DiskOracle {
     node.data.copy(data, 0, 0, Math.min(length, node.data.length));
     node.data = data;
     node.shortest = Math.min(node.shortest, length);
+  }
+
+  /** Where creating `p` creates a file: through a link at its end that names nothing yet, the path it names (the kernel follows it). */
+  private danglingTarget(p: string, depth = 0): string {
+    const [dir, name] = this.parent(p);
+    const node = this.nodes.get(this.dir(dir).entries.get(name) ?? -1);
+    if (node?.kind !== "symlink" || depth > 8) return p;
+    return this.danglingTarget(normalise(node.target.startsWith("@") ? node.target : `${p.slice(0, p.lastIndexOf("/"))}/${node.target}`), depth + 1);
   }
 
   /** The folder that holds `p` and its last name, through the entries now (following links to folders on the way). */
