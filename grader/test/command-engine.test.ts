@@ -6,8 +6,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { dir } from "tmp-promise";
+import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { commandSpans } from "../crash/commands.js";
+import { REPO_ROOT } from "../paths.js";
 import { crashCuts } from "../crash/cuts.js";
 import { describeCut } from "../crash/describe.js";
 import type { FsOp, Trace } from "../crash/model.js";
@@ -233,12 +235,8 @@ describe("commands in a trace", () => {
     expect(opsOf(trace)).toEqual(["link @/work/t @/work/CuXXXXXX", "rename @/work/CuXXXXXX @/work/checkpoint.json"]);
   });
 
-  const otherFs = (() => {
-    const shm = "/dev/shm";
-    return fs.existsSync(shm) && fs.statSync(shm).dev !== fs.statSync(os.tmpdir()).dev ? shm : undefined;
-  })();
-  test.skipIf(!otherFs)("mv from $TMPDIR on another file system is a copy: the destination removed and written anew, then the source removed", () => {
-    const other = fs.mkdtempSync(path.join(otherFs!, "command-engine-"));
+  test("mv from $TMPDIR on another file system is a copy: the destination removed and written anew, then the source removed", () => {
+    const { path: other, cleanup } = folderOnAnotherFileSystem(work.path);
     try {
       fs.writeFileSync(path.join(other, "x.tmp"), NEW);
       const root = scenario("xfs", { "work/checkpoint.json": OLD }, other);
@@ -251,9 +249,28 @@ describe("commands in a trace", () => {
       expect(tree(fs.readlinkSync(path.join(copy, "tmp")))).toEqual({});
       fs.rmSync(fs.readlinkSync(path.join(copy, "tmp")), { recursive: true });
     } finally {
-      fs.rmSync(other, { recursive: true, force: true });
+      cleanup();
     }
   });
+
+  /** A new folder on another file system than `near`: in the first writable candidate on another device, or, as root, on a tmpfs mounted for it. */
+  function folderOnAnotherFileSystem(near: string): { path: string; cleanup: () => void } {
+    const dev = fs.statSync(near).dev;
+    const removing = (folder: string) => ({ path: folder, cleanup: () => fs.rmSync(folder, { recursive: true, force: true }) });
+    for (const base of ["/dev/shm", os.tmpdir(), "/tmp", "/var/tmp", "/run", os.homedir(), REPO_ROOT]) {
+      try {
+        if (fs.statSync(base).dev !== dev) return removing(fs.mkdtempSync(path.join(base, ".command-engine-")));
+      } catch {
+        // not there, or not writable: the next one
+      }
+    }
+    const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "command-engine-tmpfs-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint]);
+    return {
+      path: fs.mkdtempSync(path.join(mountPoint, "x-")),
+      cleanup: () => (execFileSync("umount", [mountPoint]), fs.rmdirSync(mountPoint)),
+    };
+  }
 
   test("inside a git command, generic crash points are only git's own: before it, with its lock and new objects, after it", () => {
     const root = scenario("git", { "work/state.json": OLD });

@@ -268,7 +268,7 @@ function untimed<T>(fn: () => T): T {
  * on a starved process: one that hardly ran on a CPU because the machine was busy, or because it
  * waited for programs it runs (git), which a busy machine slows most. A call that spins ends at once.
  */
-const MAX_RETRIES = 2;
+const MAX_RETRIES = 3;
 
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {

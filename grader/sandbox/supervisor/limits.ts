@@ -8,11 +8,12 @@ import type { Limits } from "../messages/limits.js";
 
 /**
  * The most a whole grade takes, whatever the target does: each deliverable's checks run side by
- * side, at most five at a time (so a deliverable's seven checks take two turns of `checkMs`),
- * plus a minute for compiling and starting.
+ * side, at most five at a time (so a deliverable's seven checks take two turns of `checkMs`), each
+ * check twice `checkMs` at most (a machine busy all along gives it its time once more), plus a
+ * minute for compiling and starting.
  */
 export function gradeBoundMs(limits: Limits): number {
-  return 2 * limits.checkMs + 60_000;
+  return 4 * limits.checkMs + 60_000;
 }
 
 /** How long a sandbox may stay silent (no call started, no reply) before it is killed: a blocking system call. */
