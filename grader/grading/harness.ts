@@ -7,7 +7,7 @@ import { CheckContext } from "./context.js";
 import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
 import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
-import { cpuTimes, saturatedSince } from "./busy-machine.js";
+import { cpuTimes, saturatedSince } from "../sandbox/busy-machine.js";
 import { sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 import { postVerdict, unmetElsewhere } from "./verdict-board.js";

@@ -3,7 +3,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
-import { cpuTimes, saturatedSince } from "../grading/busy-machine.js";
+import { cpuTimes, saturatedSince } from "../sandbox/busy-machine.js";
 
 const linux = process.platform === "linux";
 

@@ -1,8 +1,9 @@
 // A timer that tells a stuck process from a starved one: when it fires, a process that is
-// runnable but got little CPU time since the timer started was waiting for a busy machine, not
-// stuck, so it gets the time again (a few times at most). Reads /proc (Linux); elsewhere it is a
-// plain timer.
+// runnable but got little CPU time since the timer started, or any process while every processor
+// was busy all along, was waiting for a busy machine, not stuck, so it gets the time again (a few
+// times at most). Reads /proc (Linux); elsewhere it is a plain timer.
 import fs from "node:fs";
+import { cpuTimes, saturatedSince } from "../busy-machine.js";
 
 const EXTENSIONS = 3;
 
@@ -16,11 +17,14 @@ export interface Watchdog {
 export function watchdog(pid: () => number | undefined, ms: number, expire: () => void): Watchdog {
   let extensions = 0;
   let since = processCpu(pid());
+  let machine = cpuTimes();
   let timer: NodeJS.Timeout;
   const check = () => {
     const now = processCpu(pid());
-    if (now && since && now.state === "R" && now.ms - since.ms < ms / 4 && extensions++ < EXTENSIONS) {
+    const starved = (now && since && now.state === "R" && now.ms - since.ms < ms / 4) || saturatedSince(machine);
+    if (starved && extensions++ < EXTENSIONS) {
       since = now;
+      machine = cpuTimes();
       timer = setTimeout(check, ms);
       return;
     }
@@ -31,6 +35,7 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
     reset() {
       clearTimeout(timer);
       since = processCpu(pid());
+      machine = cpuTimes();
       timer = setTimeout(check, ms);
     },
     stop() {

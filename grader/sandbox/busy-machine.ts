@@ -1,6 +1,8 @@
-// Whether the machine's processors were all busy over a stretch of time: a check that meets its
-// deadline then was kept from running by the machine (other grades, other jobs), not slowed by the
-// target alone, and gets the time again once. Reads /proc/stat (Linux); elsewhere it never says busy.
+// Whether the machine's processors were all busy over a stretch of time: a call or a check that
+// meets its time limit then was kept from running by the machine (other grades, other jobs, the
+// grade's own other checks), not slowed by the target alone, and gets more time. Both sides of the
+// sandbox read it: the child for each call, the grader's process for each check. Reads /proc/stat
+// (Linux); elsewhere it never says busy.
 import fs from "node:fs";
 
 /** The processors' time so far, in ticks: all of it and the part spent idle (waiting for I/O included). */
