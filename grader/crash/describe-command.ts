@@ -63,7 +63,7 @@ function programLeft(trace: Trace, span: CommandSpan, cut: Cut): string {
         set(e.to, `${shown(e.to)} had been linked to ${shown(e.from)}`);
         break;
       case "symlink":
-        set(e.path, `${shown(e.path)} had been made a link to ${e.target}`);
+        set(e.path, `${shown(e.path)} had been made a link to ${shown(e.target)}`);
         break;
       case "unlink":
         set(e.path, `${shown(e.path)} had been removed`);

@@ -296,6 +296,17 @@ describe("a crash inside a program the target ran", () => {
     ]);
     expect(toldInside(trace, 2)).toEqual(["killed inside `sync b`: it had not changed anything yet", "killed inside `sync b`: it had synced b", "killed right after `sync b` finished"]);
   });
+
+  test("ln -s to an absolute path in the work folder: the link's target is told relative to the work folder", () => {
+    const { trace } = recordCommands({ a: NEW }, ["ln -s $ROOT/work/a current && cp a c"]);
+    expect(toldInside(trace, 0)).toEqual([
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 0 of 40 bytes",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 3 of 40 bytes",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 40 of 40 bytes",
+      "killed right after `ln -s a current && cp a c` finished",
+    ]);
+  });
 });
 
 describe("the disk and the power cut, in words", () => {
