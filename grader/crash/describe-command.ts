@@ -1,6 +1,8 @@
 // What a command killed part way left, in plain words: for git, its lock and the objects no ref
 // points at; for any other program, what had become of each file it touched ("checkpoint.json
-// had 17 of 40 bytes", ".checkpoint.json.*.tmp had been renamed to checkpoint.json").
+// had 17 of 40 bytes", ".checkpoint.json.*.tmp had been renamed to checkpoint.json"), how much
+// of a file an fsync had made durable, and how far `sync` had got ("it had synced 3 of 7 files
+// and folders").
 import { commandSpans, type CommandSpan } from "./commands.js";
 import { normaliseName } from "./names.js";
 import type { Cut, Trace } from "./model.js";
@@ -30,7 +32,9 @@ function programLeft(trace: Trace, span: CommandSpan, cut: Cut): string {
     fates.delete(p);
     fates.set(p, fate);
   };
-  const files = new Map<number, { path: string; written: number; of: number }>();
+  const files = new Map<number, { path: string; written: number; of: number; synced?: number }>();
+  // What `sync` makes durable it opens read-only and fsyncs, one file or folder after another.
+  let synced = 0;
   const end = cut.bytes === undefined ? cut.at : cut.at + 1;
   for (let i = span.start; i < end; i++) {
     const e = trace.entries[i]!;
@@ -45,6 +49,12 @@ function programLeft(trace: Trace, span: CommandSpan, cut: Cut): string {
         if (file) file.written += i === cut.at && cut.bytes !== undefined ? cut.bytes : e.bytes.byteLength;
         break;
       }
+      case "fsync": {
+        const file = files.get(e.fd);
+        if (file && !e.failed) file.synced = file.written;
+        else if (!file && !e.failed) synced++;
+        break;
+      }
       case "rename":
         fates.delete(e.from);
         set(e.to, `${shown(e.from)} had been renamed to ${shown(e.to)}`);
@@ -53,7 +63,7 @@ function programLeft(trace: Trace, span: CommandSpan, cut: Cut): string {
         set(e.to, `${shown(e.to)} had been linked to ${shown(e.from)}`);
         break;
       case "symlink":
-        set(e.path, `${shown(e.path)} had been made a link to ${e.target}`);
+        set(e.path, `${shown(e.path)} had been made a link to ${shown(e.target)}`);
         break;
       case "unlink":
         set(e.path, `${shown(e.path)} had been removed`);
@@ -66,11 +76,28 @@ function programLeft(trace: Trace, span: CommandSpan, cut: Cut): string {
         break;
     }
   }
-  // A file being written reads as how far it got.
-  for (const file of files.values()) if (fates.get(file.path) === "") set(file.path, `${shown(file.path)} had ${file.written} of ${file.of} bytes`);
+  // A file being written reads as how far it got, and how much of that an fsync made durable.
+  for (const file of files.values()) {
+    const durable = file.synced === undefined ? "" : file.synced === file.written ? ", all synced" : `, ${file.synced} of them synced`;
+    if (fates.get(file.path) === "") set(file.path, `${shown(file.path)} had ${file.written} of ${file.of} bytes${durable}`);
+  }
   const parts = [...fates.values()].filter(Boolean);
+  if (synced > 0) parts.push(`it had synced ${syncedCount(trace, span, synced)}`);
   if (parts.length === 0) return "it had not changed anything yet";
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+/** "b", or "3 of 7 files and folders": what the command's first `done` read-only fsyncs synced, of all it syncs that way. */
+function syncedCount(trace: Trace, span: CommandSpan, done: number): string {
+  const synced: string[] = [];
+  const readOnly = new Map<number, string>();
+  for (let i = span.start; i < span.end; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "open" && !opensForChange(e.flags)) readOnly.set(e.fd, e.path);
+    if (e.kind === "fsync" && readOnly.has(e.fd) && !e.failed) synced.push(readOnly.get(e.fd)!);
+  }
+  if (synced.length === 1 && /^@\/(work|tmp)\//.test(synced[0]!)) return shown(synced[0]!);
+  return `${done} of ${synced.length} files and folders`;
 }
 
 /** All the bytes the command writes through descriptor `fd`. */

@@ -3,7 +3,7 @@ import { isCommandOp } from "./commands.js";
 import { describeCommandCut } from "./describe-command.js";
 import type { Cut, DiskEntry, FsOp, Trace } from "./model.js";
 import { normaliseName } from "./names.js";
-import { attrWord, changesDisk, displayPath } from "./trace.js";
+import { attrWord, changesDisk, displayPath, flagNames } from "./trace.js";
 
 export { normaliseName } from "./names.js";
 
@@ -14,20 +14,28 @@ export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: s
     if (isCommandOp(op)) return describeCommandCut(trace, cut, cut.at);
     return `killed in the middle of ${op.api}(${quote(fdPath(trace, cut.at, op.fd))}): ${cut.bytes} of ${op.bytes.byteLength} bytes had reached the file`;
   }
-  const last = lastChange(trace, windowStart, cut.at);
+  // Right after an operation of a command the target ran, the crash is inside that command (or right after it).
+  const previous = cut.at - 1 >= windowStart ? trace.entries[cut.at - 1] : undefined;
+  if (previous && isCommandOp(previous)) return describeCommandCut(trace, cut, cut.at - 1);
+  const last = lastPoint(trace, windowStart, cut.at);
   if (last === undefined) return `killed as ${call} started, before it changed anything on disk`;
   if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut, last);
   return `killed right after ${describeOp(trace, last)}`;
 }
 
-/** "writeFileSync(x) finished writing 40 bytes", "renameSync(a, b)", ... */
+/** "writeSync wrote 40 bytes to x", "fsyncSync synced x", "renameSync(a, b)", ... */
 function describeOp(trace: Trace, index: number): string {
   const op = trace.entries[index] as FsOp;
   switch (op.kind) {
     case "open":
-      return `${op.api}(${quote(displayPath(op.path))}) opened the file (flags ${JSON.stringify(op.flags)})`;
+      return `${op.api}(${quote(displayPath(op.path))}) opened the file (flags ${typeof op.flags === "number" ? flagNames(op.flags) : JSON.stringify(op.flags)})`;
     case "write":
       return `${op.api} wrote ${op.bytes.byteLength} bytes to ${quote(fdPath(trace, index, op.fd))}`;
+    case "fsync": {
+      // The work folder reads as "the folder", as the other messages call it; anything else by its name.
+      const what = openedOn(trace, index, op.fd) === "@/work" ? "the folder" : quote(fdPath(trace, index, op.fd));
+      return op.failed ? `${op.api} failed to sync ${what}` : `${op.api} synced ${what}`;
+    }
     case "ftruncate":
       return `${op.api} truncated ${quote(fdPath(trace, index, op.fd))} to ${op.length} bytes`;
     case "truncate":
@@ -41,11 +49,19 @@ function describeOp(trace: Trace, index: number): string {
     case "unlink":
     case "rmdir":
     case "mkdir":
+      // A recursive mkdirSync makes each missing folder in turn: the call the target made, and the folder it had got to.
+      if (op.kind === "mkdir" && op.api === "mkdirSync" && op.recursive !== undefined) {
+        const called = `${op.api}(${quote(displayPath(op.recursive))}, {recursive: true})`;
+        return op.path === op.recursive ? called : `${called} made the folder ${quote(displayPath(op.path))}`;
+      }
       return op.api === `${op.kind}Sync`
         ? `${op.api}(${quote(displayPath(op.path))})`
         : `${op.api} ${{ unlink: "removed", rmdir: "removed the folder", mkdir: "made the folder" }[op.kind]} ${quote(displayPath(op.path))}`;
     case "symlink":
-      return `${op.api}(${quote(op.target)}, ${quote(displayPath(op.path))})`;
+      // A target inside the scenario folder is stored as "@/work/x": it reads as the other paths do.
+      return op.api === "symlinkSync"
+        ? `${op.api}(${quote(displayPath(op.target))}, ${quote(displayPath(op.path))})`
+        : `${op.api} made ${quote(displayPath(op.path))} a link to ${quote(displayPath(op.target))}`;
     case "attr":
       return `${op.api}(${quote(op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!))}) changed its ${attrWord(op.call)}`;
     default:
@@ -53,21 +69,28 @@ function describeOp(trace: Trace, index: number): string {
   }
 }
 
-function lastChange(trace: Trace, from: number, to: number): number | undefined {
+/** The last entry before `to` (from `from` on) that changed the disk or was an fsync: a power cut right after an fsync is not one right before it. */
+function lastPoint(trace: Trace, from: number, to: number): number | undefined {
   for (let i = to - 1; i >= from; i--) {
     const e = trace.entries[i]!;
-    if (changesDisk(e)) return i;
+    if (changesDisk(e) || e.kind === "fsync") return i;
   }
   return undefined;
 }
 
-/** The path a logical descriptor was opened on, looking back from entry `index`. */
+/** The path a logical descriptor was opened on, looking back from entry `index`, as a message shows it. */
 function fdPath(trace: Trace, index: number, fd: number): string {
+  const stored = openedOn(trace, index, fd);
+  return stored === undefined ? `descriptor ${fd}` : displayPath(stored);
+}
+
+/** The path a logical descriptor was opened on, as the trace stores it ("@/work/x"). */
+function openedOn(trace: Trace, index: number, fd: number): string | undefined {
   for (let i = index; i >= 0; i--) {
     const e = trace.entries[i]!;
-    if (e.kind === "open" && e.fd === fd) return displayPath(e.path);
+    if (e.kind === "open" && e.fd === fd) return e.path;
   }
-  return `descriptor ${fd}`;
+  return undefined;
 }
 
 /** "checkpoint.json (12 bytes: {"a":1,...), checkpoint.json.tmp (0 bytes)" or "no files". */

@@ -16,7 +16,8 @@ export type FsOp =
   | { kind: "rename"; from: string; to: string; api: string }
   | { kind: "unlink"; path: string; api: string }
   | { kind: "rmdir"; path: string; api: string }
-  | { kind: "mkdir"; path: string; mode?: number; api: string }
+  /** `recursive`: this folder is one of those a recursive mkdir makes, and that call was given this path. */
+  | { kind: "mkdir"; path: string; mode?: number; recursive?: string; api: string }
   | { kind: "symlink"; target: string; path: string; api: string }
   | { kind: "link"; from: string; to: string; api: string }
   /** A change of a file's mode, owner or times: `call` is the sync function that makes it, on `path` or descriptor `fd`. */

@@ -1,5 +1,6 @@
-// Questions about a trace's entries: which ones change the disk, what open flags do, how a
-// stored path reads in a message. The entries' types are in model.ts.
+// Questions about a trace's entries: which ones change the disk, what open flags do and what they
+// are called, how a stored path reads in a message. The entries' types are in model.ts.
+import { constants as fsConstants } from "node:fs";
 import type { AttrCall, TraceEntry } from "./model.js";
 
 /** The trace's types, for the files that name them from here. */
@@ -35,6 +36,26 @@ export function opensForChange(flags: string | number): boolean {
 export function opensToCreate(flags: string | number): boolean {
   if (typeof flags === "number") return (flags & 0o100) !== 0;
   return /[wa]/.test(flags);
+}
+
+/** The open flags a message names, in the order a call usually writes them (O_SYNC before O_DSYNC, whose bit it holds). */
+const FLAG_NAMES = ["O_CREAT", "O_EXCL", "O_NOCTTY", "O_TRUNC", "O_APPEND", "O_NONBLOCK", "O_SYNC", "O_DSYNC", "O_DIRECT", "O_DIRECTORY", "O_NOFOLLOW", "O_NOATIME"] as const;
+
+/** Numeric open flags by name, as this platform's fs.constants numbers them: 577 is "O_WRONLY|O_CREAT|O_TRUNC"; a bit without a name is shown in octal. */
+export function flagNames(flags: number): string {
+  const c = fsConstants as Partial<Record<string, number>>;
+  const access = flags & 0o3;
+  const names = [access === 0 ? "O_RDONLY" : access === c.O_WRONLY ? "O_WRONLY" : access === c.O_RDWR ? "O_RDWR" : ""];
+  let rest = access === 0o3 ? flags : flags & ~0o3;
+  for (const name of FLAG_NAMES) {
+    const bit = c[name];
+    if (bit && (rest & bit) === bit) {
+      names.push(name);
+      rest &= ~bit;
+    }
+  }
+  if (rest !== 0) names.push(`0o${rest.toString(8)}`);
+  return names.filter(Boolean).join("|");
 }
 
 /** Returns the path relative to the scenario folder, for messages ("@/work/x" becomes "x"). */

@@ -96,16 +96,20 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }),
     mkdirSync: api("mkdirSync", (p: PathLike, options?: number | { recursive?: boolean; mode?: number }) => {
       const opts = typeof options === "number" ? { mode: options } : (options ?? {});
+      const makeDir = (dir: PathLike, recursive?: string) => {
+        refuseCreation(current()?.api || "mkdirSync", store(dir), "mkdir", dir);
+        primitive({ kind: "mkdir", path: store(dir), mode: opts.mode, recursive }, () => realFs.mkdirSync(dir, { mode: opts.mode }));
+      };
       if (!opts.recursive) {
-        refuseCreation(current()?.api || "mkdirSync", store(p), "mkdir", p);
-        primitive({ kind: "mkdir", path: store(p), mode: opts.mode }, () => realFs.mkdirSync(p, { mode: opts.mode }));
+        makeDir(p);
         return undefined;
       }
+      // Each folder it makes says which call made it: mkdirSync("a/b", {recursive: true}), not mkdirSync("a").
       const missing: string[] = [];
       for (let dir = path.resolve(toPath(p)); !realFs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
       for (const dir of missing) {
         try {
-          sync.mkdirSync(dir, { mode: opts.mode });
+          makeDir(dir, store(p));
         } catch (error) {
           // Another process made it in the meantime: as Node's own recursive mkdir, that is no error.
           if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !realFs.statSync(dir).isDirectory()) throw error;

@@ -3,7 +3,7 @@
 // id. In a gated call, every file-system operation first tells the grader what it is about to
 // do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
 import path from "node:path";
-import { attrWord, opensForChange, type FsOp } from "../../crash/trace.js";
+import { attrWord, flagNames, opensForChange, type FsOp } from "../../crash/trace.js";
 import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
@@ -141,7 +141,7 @@ class GateRecorder extends Recorder {
     const fd = (id: number) => show(this.names.get(id) ?? `descriptor ${id}`);
     switch (op.kind) {
       case "open":
-        return `${op.api} opens ${show(op.path)} (${op.flags})`;
+        return `${op.api} opens ${show(op.path)} (${typeof op.flags === "number" ? flagNames(op.flags) : op.flags})`;
       case "write":
         return `${op.api} writes ${op.bytes.byteLength} byte${op.bytes.byteLength === 1 ? "" : "s"} to ${fd(op.fd)}`;
       case "ftruncate":

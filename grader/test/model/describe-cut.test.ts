@@ -1,13 +1,14 @@
 // What a student reads of a crash point: describeCut (crash/describe.ts) for the target's own
-// calls, describeCommandCut (crash/describe-command.ts) for a program it ran, describeDisk and
-// describePolicy. Each string below was read off the engine and checked against what happened
-// at that point: the call, the file (temp names hidden as on disk listings), how far it got.
+// calls, describeCommandCut (crash/describe-command.ts) for a program it ran, describeDisk,
+// describePolicy and what was not yet durable at a power cut. Each string below was read off the
+// engine and checked against what happened at that point: the call, the file (temp names hidden
+// as on disk listings), how far it got.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { commandSpans } from "../../crash/commands.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
-import { describePolicy, POWER_POLICIES } from "../../crash/power-loss.js";
+import { describePolicy, modelAt, POWER_POLICIES } from "../../crash/power-loss.js";
 import type { Trace } from "../../crash/trace.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { createRecordingChildProcess } from "../../sandbox/interposition/recording-exec.js";
@@ -40,7 +41,7 @@ function told(trace: Trace, start: number, bytes = 17): string[] {
 }
 
 describe("a crash inside the target's own calls", () => {
-  test("an atomic checkpoint through a descriptor: the call's start, the open, the torn and the whole write, the rename, each told by the call and the file; fsync and close change nothing, so the last change is told", () => {
+  test("an atomic checkpoint through a descriptor: the call's start, the open, the torn and the whole write, the fsync, the rename, each told by the call and the file; a close changes nothing, so what came before it is told", () => {
     const { trace, start } = recordCalls((f, w) => {
       const fd = f.openSync(w(TMP), "w");
       f.writeSync(fd, NEW);
@@ -53,8 +54,8 @@ describe("a crash inside the target's own calls", () => {
       'killed right after openSync(".checkpoint.json.*.*.tmp") opened the file (flags "w")',
       'killed in the middle of writeSync(".checkpoint.json.*.*.tmp"): 17 of 40 bytes had reached the file',
       'killed right after writeSync wrote 40 bytes to ".checkpoint.json.*.*.tmp"',
-      'killed right after writeSync wrote 40 bytes to ".checkpoint.json.*.*.tmp"',
-      'killed right after writeSync wrote 40 bytes to ".checkpoint.json.*.*.tmp"',
+      'killed right after fsyncSync synced ".checkpoint.json.*.*.tmp"',
+      'killed right after fsyncSync synced ".checkpoint.json.*.*.tmp"',
       'killed right after renameSync(".checkpoint.json.*.*.tmp", "checkpoint.json")',
     ]);
   });
@@ -119,6 +120,83 @@ describe("a crash inside the target's own calls", () => {
       'killed right after cpSync wrote 2 bytes to "copy.json"',
       'killed right after rmSync removed "sessions/1"',
       'killed right after rmSync removed the folder "sessions"',
+    ]);
+  });
+
+  test("a link to an absolute path in the work folder names its target relative to the work folder, as every path is told; a link cpSync copies is told by what the step did", () => {
+    const { trace, start } = recordCalls(
+      (f, w) => {
+        f.symlinkSync(w("checkpoint.json"), w("current"));
+        f.cpSync(w("previous"), w("copy"));
+      },
+      (w) => {
+        fs.writeFileSync(w("checkpoint.json"), "{}");
+        fs.symlinkSync("checkpoint.json", w("previous"));
+      },
+    );
+    expect(told(trace, start).slice(1)).toEqual(['killed right after symlinkSync("checkpoint.json", "current")', 'killed right after cpSync made "copy" a link to "checkpoint.json"']);
+  });
+
+  test("an fsync is a point of its own, told by the call and what it synced (the work folder as the folder), so a power cut right after it does not read as one right before it", () => {
+    const { trace, start } = recordCalls((f, w) => {
+      const fd = f.openSync(w("t"), "w");
+      f.writeSync(fd, "{}");
+      f.fsyncSync(fd);
+      f.fdatasyncSync(fd);
+      f.closeSync(fd);
+      const dir = f.openSync(w(""), "r");
+      f.fsyncSync(dir);
+      f.closeSync(dir);
+      f.writeFileSync(w("u"), NEW, { flush: true });
+    });
+    expect(told(trace, start, 40).slice(2)).toEqual([
+      'killed right after writeSync wrote 2 bytes to "t"',
+      'killed right after fsyncSync synced "t"',
+      'killed right after fdatasyncSync synced "t"',
+      'killed right after fdatasyncSync synced "t"',
+      'killed right after fdatasyncSync synced "t"',
+      "killed right after fsyncSync synced the folder",
+      "killed right after fsyncSync synced the folder",
+      'killed right after writeFileSync("u") opened the file (flags "w")',
+      'killed right after writeFileSync wrote 40 bytes to "u"',
+      'killed right after writeFileSync synced "u"',
+      'killed right after writeFileSync synced "u"',
+    ]);
+  });
+
+  test("an fsync that failed is told as failed", () => {
+    const trace: Trace = {
+      entries: [
+        { kind: "open", path: "@/work/t", flags: "w", fd: 1, api: "openSync" },
+        { kind: "write", fd: 1, bytes: Buffer.from("{}"), position: null, api: "writeSync" },
+        { kind: "fsync", fd: 1, data: false, failed: true, api: "fsyncSync" },
+      ],
+      truncated: false,
+    };
+    expect(describeCut(trace, { at: 3 }, 0, "atomicCheckpoint")).toBe('killed right after fsyncSync failed to sync "t"');
+  });
+
+  test("a recursive mkdirSync is told as the call the target made: each folder before the last by the folder it had made, the last as the call itself", () => {
+    const { trace, start } = recordCalls((f, w) => {
+      f.mkdirSync(w("a/b"), { recursive: true });
+      f.mkdirSync(w("c"));
+    });
+    expect(told(trace, start).slice(1)).toEqual([
+      'killed right after mkdirSync("a/b", {recursive: true}) made the folder "a"',
+      'killed right after mkdirSync("a/b", {recursive: true})',
+      'killed right after mkdirSync("c")',
+    ]);
+  });
+
+  test("numeric open flags are told by their names in fs.constants (577 is O_WRONLY|O_CREAT|O_TRUNC), string flags as the call gave them", () => {
+    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, O_EXCL, O_SYNC } = fs.constants;
+    const { trace, start } = recordCalls((f, w) => {
+      f.openSync(w("n"), O_WRONLY | O_CREAT | O_TRUNC);
+      f.openSync(w("m"), O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_SYNC);
+    });
+    expect(told(trace, start).slice(1)).toEqual([
+      'killed right after openSync("n") opened the file (flags O_WRONLY|O_CREAT|O_TRUNC)',
+      'killed right after openSync("m") opened the file (flags O_RDWR|O_CREAT|O_EXCL|O_APPEND|O_SYNC)',
     ]);
   });
 
@@ -188,21 +266,45 @@ describe("a crash inside a program the target ran", () => {
     ]);
   });
 
-  test("dd oflag=dsync writes and syncs block by block: the bytes written so far count across its blocks", () => {
+  test("dd oflag=dsync writes and syncs block by block: the bytes written so far count across its blocks, with how many of them its last fsync made durable", () => {
     const { trace } = recordCommands({ "checkpoint.json": NEW }, ["dd if=checkpoint.json of=copy oflag=dsync bs=16 status=none"]);
     const command = "`dd if=checkpoint.json of=copy oflag=dsync bs=16 status=none`";
     expect(toldInside(trace, 0)).toEqual([
       `killed inside ${command}: copy had 0 of 40 bytes`,
       `killed inside ${command}: copy had 3 of 40 bytes`,
       `killed inside ${command}: copy had 16 of 40 bytes`,
-      `killed inside ${command}: copy had 16 of 40 bytes`,
-      `killed inside ${command}: copy had 19 of 40 bytes`,
-      `killed inside ${command}: copy had 32 of 40 bytes`,
-      `killed inside ${command}: copy had 32 of 40 bytes`,
-      `killed inside ${command}: copy had 35 of 40 bytes`,
-      `killed inside ${command}: copy had 40 of 40 bytes`,
-      `killed inside ${command}: copy had 40 of 40 bytes`,
+      `killed inside ${command}: copy had 16 of 40 bytes, all synced`,
+      `killed inside ${command}: copy had 19 of 40 bytes, 16 of them synced`,
+      `killed inside ${command}: copy had 32 of 40 bytes, 16 of them synced`,
+      `killed inside ${command}: copy had 32 of 40 bytes, all synced`,
+      `killed inside ${command}: copy had 35 of 40 bytes, 32 of them synced`,
+      `killed inside ${command}: copy had 40 of 40 bytes, 32 of them synced`,
+      `killed inside ${command}: copy had 40 of 40 bytes, all synced`,
       `killed right after ${command} finished`,
+    ]);
+  });
+
+  test("sync: a crash inside it is told as inside it, not as right after the command before it, with how many of the files and folders it syncs it had synced; a sync of one file names it", () => {
+    const { trace } = recordCommands({ a: "A" }, ["cp a b", "sync", "sync b"]);
+    const synced = (n: number) => `killed inside \`sync\`: it had synced ${n} of 6 files and folders`;
+    // `sync` syncs everything in the scenario folder: the folder itself, cwd, tmp, work, a and b, each opened, fsynced and closed.
+    expect(toldInside(trace, 1)).toEqual([
+      "killed inside `sync`: it had not changed anything yet",
+      ...[1, 2, 3, 4, 5].flatMap((n) => [synced(n), synced(n), synced(n)]),
+      synced(6),
+      "killed right after `sync` finished",
+    ]);
+    expect(toldInside(trace, 2)).toEqual(["killed inside `sync b`: it had not changed anything yet", "killed inside `sync b`: it had synced b", "killed right after `sync b` finished"]);
+  });
+
+  test("ln -s to an absolute path in the work folder: the link's target is told relative to the work folder", () => {
+    const { trace } = recordCommands({ a: NEW }, ["ln -s $ROOT/work/a current && cp a c"]);
+    expect(toldInside(trace, 0)).toEqual([
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 0 of 40 bytes",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 3 of 40 bytes",
+      "killed inside `ln -s a current && cp a c`: current had been made a link to a and c had 40 of 40 bytes",
+      "killed right after `ln -s a current && cp a c` finished",
     ]);
   });
 });
@@ -218,6 +320,30 @@ describe("the disk and the power cut, in words", () => {
       ]),
     ).toBe('checkpoint.json (12 bytes: "{\\"a\\":1,\\"b\\":"), .checkpoint.json.*.*.tmp (0 bytes), one (1 byte: "x"), current (a link to checkpoint.json)');
     expect(describeDisk([])).toBe("no files");
+  });
+
+  test("what was not durable at a power cut: a file replaced without a rename is not said to be renamed, and a file fsynced while empty is told by what that fsync made durable", () => {
+    const { trace } = recordCalls((f, w) => {
+      f.writeFileSync(w("checkpoint.json"), "old");
+      const dir = f.openSync(w(""), "r");
+      f.fsyncSync(dir);
+      f.closeSync(dir);
+      const fd = f.openSync(w("checkpoint.json"), "r");
+      f.fsyncSync(fd);
+      f.closeSync(fd);
+      f.unlinkSync(w("checkpoint.json"));
+      f.writeFileSync(w("checkpoint.json"), "new!");
+      const e = f.openSync(w("empty"), "w");
+      f.fsyncSync(e);
+      f.writeSync(e, "abc");
+      f.closeSync(e);
+    });
+    expect(modelAt(trace, { at: trace.entries.length }).volatile()).toEqual([
+      'the data of "checkpoint.json" (4 bytes, never fsynced)',
+      'the data of "empty" (3 bytes, 0 bytes as of its last fsync)',
+      'the new file behind "checkpoint.json" (its folder was not fsynced after it changed)',
+      'the new entry "empty" (its folder was not fsynced after it)',
+    ]);
   });
 
   test("each power-loss policy says what became of unsynced data and of folder changes", () => {

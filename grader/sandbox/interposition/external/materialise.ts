@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { FsOp } from "../../../crash/trace.js";
 import type { SimpleCommand } from "./command-line.js";
+import { relativeTo } from "./command-label.js";
 import type { ProgramAction } from "./order.js";
 import { replacementTemp, syncedBlockSize, writesInPlace } from "./programs.js";
 import type { Snapshot } from "./snapshot.js";
@@ -27,6 +28,12 @@ export function materialise(actions: ProgramAction[], options: MaterialiseOption
   const { root, api, fd } = options;
   const sim = new Map([...options.before].map(([p, n]) => [p, n.kind]));
   const at = (rel: string) => (rel === "" ? "@" : `@/${rel}`);
+  // A link's target inside the scenario folder is stored as its paths are, so the trace replays into any folder.
+  const relative = relativeTo(root);
+  const linkTarget = (target: string) => {
+    const rel = path.isAbsolute(target) ? relative(target) : undefined;
+    return rel === undefined ? target : at(rel);
+  };
   const parentIsDir = (p: string) => path.posix.dirname(p) === "." || sim.get(path.posix.dirname(p)) === "dir";
   const ops: FsOp[] = [];
   const clear = (p: string): boolean => {
@@ -100,7 +107,7 @@ export function materialise(actions: ProgramAction[], options: MaterialiseOption
         break;
       case "symlink":
         if (!parentIsDir(action.path)) return null;
-        if (!place(action.path, action.by, (where) => (ops.push({ kind: "symlink", target: action.target, path: at(where), api }), sim.set(where, "link")))) return null;
+        if (!place(action.path, action.by, (where) => (ops.push({ kind: "symlink", target: linkTarget(action.target), path: at(where), api }), sim.set(where, "link")))) return null;
         break;
       case "sync": {
         const targets = action.paths === "all" ? ["", ...[...sim].filter(([, k]) => k !== "link").map(([p]) => p)] : action.paths.filter((p) => p === "" || (sim.has(p) && sim.get(p) !== "link"));
