@@ -1,12 +1,14 @@
 // How the recording fs reads the arguments of the calls it records, as Node's own fs reads them:
 // paths (strings, Buffers, file: URLs), data to write and where, attribute values, cp's options.
 import realFs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { invalidArgValue } from "./fs-errors.js";
 
 export type PathLike = string | Buffer | URL;
 
 /** A path argument (a string, a Buffer or a file: URL) as a string. */
 export function toPath(p: PathLike): string {
-  if (p instanceof URL) return decodeURIComponent(p.pathname);
+  if (p instanceof URL) return fileURLToPath(p);
   return Buffer.isBuffer(p) ? p.toString() : String(p);
 }
 
@@ -45,6 +47,7 @@ export function toBytes(data: any, encoding?: BufferEncoding): Uint8Array {
 export function writeArgs(data: any, rest: any[]): { bytes: Uint8Array; position: number | null } {
   if (typeof data === "string") {
     const [position, encoding] = rest;
+    checkEncoding(data, encoding);
     return { bytes: Buffer.from(data, encoding ?? "utf8"), position: typeof position === "number" ? position : null };
   }
   const view = toBytes(data);
@@ -53,4 +56,9 @@ export function writeArgs(data: any, rest: any[]): { bytes: Uint8Array; position
   offset = offset ?? 0;
   length = length ?? view.byteLength - offset;
   return { bytes: view.subarray(offset, offset + length), position: typeof position === "number" ? position : null };
+}
+
+/** Node's writeSync and write take no hex string of odd length (a half byte), where Buffer.from drops the half byte. */
+function checkEncoding(data: string, encoding: unknown): void {
+  if (String(encoding).toLowerCase() === "hex" && data.length % 2 !== 0) throw invalidArgValue("encoding", encoding, `is invalid for data of length ${data.length}`);
 }

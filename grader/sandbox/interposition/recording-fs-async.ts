@@ -4,6 +4,7 @@
 // call that started it may have returned; `PendingOps` counts what is still to come, so the host
 // can let it finish before it judges the disk.
 import realFs from "node:fs";
+import { writeArgs } from "./fs-arguments.js";
 import { refused } from "./fs-surface.js";
 
 type AnyFn = (...args: any[]) => any;
@@ -54,6 +55,8 @@ export function asyncVersions(sync: SyncFs, pending: PendingOps): Record<string,
     }
     out[name] = (...args: unknown[]) => {
       const cb = typeof args[args.length - 1] === "function" ? (args.pop() as AnyFn) : () => {};
+      // Node's write checks what it is given as it is called, and throws then (a hex string of odd length).
+      if (name === "write") writeArgs(args[1], args.slice(2));
       later(pending, () => {
         let result: unknown;
         try {

@@ -2,11 +2,13 @@
 // through a few primitives (open, write, truncate, fsync, close, rename, unlink, rmdir, mkdir,
 // symlink, link, attr) that run for real and are recorded. High-level calls are built from them
 // the way Node builds them, so `writeFileSync`, `copyFileSync` or `cpSync` can be torn like the
-// writes they are. Which export is passed through, recorded or refused is fs-surface.ts's table.
+// writes they are (recording-fs-compound.ts). Which export is passed through, recorded or refused
+// is fs-surface.ts's table.
 import realFs from "node:fs";
 import path from "node:path";
 import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
 import { PendingOps, type SyncFs } from "./recording-fs-async.js";
+import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";
 import { exists, toAttrNumber, toBytes, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
 import type { Recorder } from "./recorder.js";
@@ -91,36 +93,25 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       primitive({ kind: "unlink", path: store(p) }, () => realFs.unlinkSync(p)),
     ),
     rmdirSync: api("rmdirSync", (p: PathLike, options?: { recursive?: boolean }) => {
-      if (options?.recursive) return sync.rmSync(p, { recursive: true, force: true });
+      // Node's recursive rmdir (deprecated) removes a folder and all it holds; anything else goes on
+      // to the plain rmdir (a file: ENOTDIR), and a missing path throws its lstat's ENOENT.
+      if (options?.recursive) {
+        warnRecursiveRmdir();
+        if (realFs.lstatSync(p).isDirectory()) return sync.rmSync(p, { recursive: true, force: true });
+      }
       primitive({ kind: "rmdir", path: store(p) }, () => realFs.rmdirSync(p));
     }),
     mkdirSync: api("mkdirSync", (p: PathLike, options?: number | { recursive?: boolean; mode?: number }) => {
       const opts = typeof options === "number" ? { mode: options } : (options ?? {});
-      const makeDir = (dir: PathLike, recursive?: string) => {
-        refuseCreation(current()?.api || "mkdirSync", store(dir), "mkdir", dir);
-        primitive({ kind: "mkdir", path: store(dir), mode: opts.mode, recursive }, () => realFs.mkdirSync(dir, { mode: opts.mode }));
-      };
-      if (!opts.recursive) {
-        makeDir(p);
-        return undefined;
-      }
-      // Each folder it makes says which call made it: mkdirSync("a/b", {recursive: true}), not mkdirSync("a").
-      const missing: string[] = [];
-      for (let dir = path.resolve(toPath(p)); !realFs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
-      for (const dir of missing) {
-        try {
-          makeDir(dir, store(p));
-        } catch (error) {
-          // Another process made it in the meantime: as Node's own recursive mkdir, that is no error.
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !realFs.statSync(dir).isDirectory()) throw error;
-        }
-      }
-      return missing[0];
+      if (opts.recursive) return compound.mkdirp(toPath(p), opts.mode);
+      makeFolder(p, opts.mode, { recursive: false });
+      return undefined;
     }),
     mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {
       refuseCreation("mkdtempSync", store(`${prefix}XXXXXX`), "mkdtemp", `${prefix}XXXXXX`);
-      const dir = realFs.mkdtempSync(prefix, options as any) as string;
-      primitive({ kind: "mkdir", path: store(dir) }, () => undefined);
+      const dir = realFs.mkdtempSync(prefix, options as any) as string | Buffer;
+      // mkdtemp makes its folder 0o700 (less the umask): the replay must make it so too.
+      primitive({ kind: "mkdir", path: store(dir), mode: 0o700 }, () => undefined);
       return dir;
     }),
     symlinkSync: api("symlinkSync", (target: PathLike, p: PathLike, type?: any) =>
@@ -137,8 +128,8 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     appendFileSync: api("appendFileSync", (file: PathLike | number, data: any, options?: any) =>
       writeWhole(file, data, options, "a"),
     ),
-    copyFileSync: api("copyFileSync", (src: PathLike, dest: PathLike, mode = 0) => copyFile(src, dest, mode)),
-    cpSync: api("cpSync", (src: PathLike, dest: PathLike, options?: CpOptions) => copyTree(toPath(src), toPath(dest), options ?? {})),
+    copyFileSync: api("copyFileSync", (src: PathLike, dest: PathLike, mode = 0) => compound.copyFile(src, dest, mode)),
+    cpSync: api("cpSync", (src: PathLike, dest: PathLike, options?: CpOptions) => compound.copyTree(toPath(src), toPath(dest), options ?? {})),
     rmSync: api("rmSync", (p: PathLike, options?: { recursive?: boolean; force?: boolean }) => {
       let stat: realFs.Stats;
       try {
@@ -159,6 +150,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }),
     ...attrVersions(),
   };
+  const compound = compoundCalls(sync as SyncFs, makeFolder);
 
   function writeBytes(fd: number, bytes: Uint8Array, position: number | null): number {
     const id = fdOf(fd);
@@ -215,32 +207,16 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }
   }
 
-  /** copyFileSync as the kernel does it: the destination is created (or truncated) and written, so a copy can be torn. */
-  function copyFile(src: PathLike, dest: PathLike, mode: number): void {
-    const content = realFs.readFileSync(src);
-    const excl = (mode & realFs.constants.COPYFILE_EXCL) !== 0;
-    writeWhole(dest, content, { flag: excl ? "wx" : "w" }, "w");
-  }
-
-  /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first. */
-  function copyTree(src: string, dest: string, opts: CpOptions): void {
-    if (opts.filter && !opts.filter(src, dest)) return;
-    const stat = opts.dereference ? realFs.statSync(src) : realFs.lstatSync(src);
-    const there = exists(dest);
-    if (stat.isDirectory()) {
-      if (!opts.recursive) throw Object.assign(new Error(`Recursive option is required to copy a directory: cp returned EISDIR (${src} is a directory (not copied))`), { code: "ERR_FS_EISDIR" });
-      if (!there) sync.mkdirSync(dest, { recursive: true });
-      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts);
-    } else {
-      if (there && opts.force === false) {
-        if (opts.errorOnExist) throw Object.assign(new Error(`Target already exists: cp returned EEXIST (${dest} already exists)`), { code: "ERR_FS_CP_EEXIST" });
-        return;
-      }
-      if (there) sync.unlinkSync(dest);
-      if (stat.isSymbolicLink()) sync.symlinkSync(realFs.readlinkSync(src), dest);
-      else copyFile(src, dest, opts.mode ?? 0);
-    }
-    if (opts.preserveTimestamps && !stat.isSymbolicLink()) (sync as SyncFs).utimesSync!(dest, stat.atime, stat.mtime);
+  /**
+   * A recorded mkdir of one folder. The disk's faults may refuse it for want of space; in a
+   * recursive mkdir only when it will make the folder: Node's also tries paths that are there, or
+   * whose folder is missing, and those fail whatever the space.
+   */
+  function makeFolder(dir: PathLike, mode: number | undefined, { recursive, call }: { recursive: boolean; call?: string }): void {
+    if (!recursive || (current()?.faults?.armed && willMake(toPath(dir)))) refuseCreation(current()?.api || "mkdirSync", store(dir), "mkdir", dir);
+    // Each folder a recursive mkdir makes says which call made it: mkdirSync("a/b", {recursive: true}), not mkdirSync("a").
+    const made = recursive ? store(call ?? dir) : undefined;
+    primitive({ kind: "mkdir", path: store(dir), mode, recursive: made }, () => realFs.mkdirSync(dir, { mode }));
   }
 
   /** chmod, chown and utimes, on a path, a link or a descriptor: each recorded as it is made. */
@@ -267,4 +243,22 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   return assemble(current, sync as SyncFs, pending);
+}
+
+/** Whether a mkdir of `dir` would make a folder: nothing is there, and a folder is above it. */
+function willMake(dir: string): boolean {
+  try {
+    return !exists(dir) && realFs.statSync(path.dirname(path.resolve(dir))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+let warnedOfRecursiveRmdir = false;
+
+/** Node's warning, once a process, that rmdir's `recursive` will go (DEP0147). */
+function warnRecursiveRmdir(): void {
+  if (warnedOfRecursiveRmdir) return;
+  warnedOfRecursiveRmdir = true;
+  process.emitWarning("In future versions of Node.js, fs.rmdir(path, { recursive: true }) will be removed. Use fs.rm(path, { recursive: true }) instead", "DeprecationWarning", "DEP0147");
 }

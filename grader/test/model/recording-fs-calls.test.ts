@@ -1,18 +1,18 @@
 // Each entry point of the recording fs records what Node does: the same random calls are made with
 // Node's own fs in one folder and with the recording fs in a scenario's work folder; each call
-// returns or throws alike, and the disk the recorded trace replays to is the disk Node left:
-// every form of writeSync, writeFileSync and appendFileSync with a path or a descriptor, string,
-// Buffer and URL paths, string and numeric open flags, copyFileSync, truncateSync and
-// ftruncateSync, rm, rmdir and mkdir (recursive too), links, and the promise, FileHandle and
-// callback forms of them. Every file is made with the default mode (copyFileSync does not yet
-// give the copy its source's mode, as Node's does), and the few calls where the recording fs
-// does not yet do what Node does are not made (see `make`).
+// returns or throws alike, and the disk the recorded trace replays to is the disk Node left, modes
+// included: every form of writeSync, writeFileSync and appendFileSync with a path or a descriptor,
+// string, Buffer and URL paths, string and numeric open flags, files made with other modes,
+// copyFileSync (of folders too), truncateSync and ftruncateSync, rm, rmdir and mkdir (recursive
+// too, onto files and links), links, and the promise, FileHandle and callback forms of them. Then
+// single calls where the recording fs once did not do what Node does, each with Node's own result.
 import nodeFs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { replay } from "../../crash/replay.js";
+import { DiskFaults } from "../../sandbox/interposition/disk-faults.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
 
@@ -30,7 +30,7 @@ const data = fc.oneof(
   text.map((t) => ({ form: "uint8array" as const, t })),
 );
 const flags = fc.constantFrom<string | number>("w", "wx", "a", "r+", "w+", "a+", "ax", "r", O_WRONLY | O_CREAT | O_TRUNC, O_RDWR | O_CREAT, O_WRONLY | O_APPEND | O_CREAT, O_WRONLY | O_CREAT | O_EXCL);
-const wholeOptions = fc.constantFrom<unknown>(undefined, "utf8", "latin1", { encoding: "hex" }, { encoding: "base64" }, { flag: "a" }, { flag: "wx" }, { flag: "r+" }, { flag: "w", flush: true });
+const wholeOptions = fc.constantFrom<unknown>(undefined, "utf8", "latin1", { encoding: "hex" }, { encoding: "base64" }, { flag: "a" }, { flag: "wx" }, { flag: "r+" }, { flag: "w", flush: true }, { mode: 0o600 }, { flag: "a", mode: 0o755 });
 const position = fc.option(fc.integer({ min: 0, max: 8 }), { nil: null });
 const length = fc.integer({ min: 0, max: 8 });
 
@@ -41,7 +41,7 @@ const call = fc.oneof(
   fc.record({ kind: fc.constant("promises.open" as const), slot, file: name, flags }),
   fc.record({ kind: fc.constant("closeSync" as const), slot }),
   fc.record({ kind: fc.constant("writeSync buffer" as const), slot, data, offset: fc.integer({ min: 0, max: 2 }), cut: fc.integer({ min: 0, max: 2 }), position, shape: fc.constantFrom("fd,buf", "fd,buf,off", "fd,buf,off,len", "fd,buf,off,len,pos", "fd,buf,{…}") }),
-  fc.record({ kind: fc.constant("writeSync string" as const), slot, t: text, position, encoding: fc.constantFrom(undefined, "utf8", "latin1", "base64") }),
+  fc.record({ kind: fc.constant("writeSync string" as const), slot, t: text, position, encoding: fc.constantFrom(undefined, "utf8", "latin1", "base64", "hex") }),
   fc.record({ kind: fc.constant("writevSync" as const), slot, parts: fc.array(text, { maxLength: 3 }), position }),
   fc.record({ kind: fc.constant("fs.write" as const), slot, t: text, position }),
   fc.record({ kind: fc.constant("handle.write" as const), slot, data, position }),
@@ -66,7 +66,7 @@ const call = fc.oneof(
   fc.record({ kind: fc.constant("unlinkSync" as const), file: name }),
   fc.record({ kind: fc.constant("linkSync" as const), from: name, to: name }),
   fc.record({ kind: fc.constant("symlinkSync" as const), target: name, file: name, absolute: fc.boolean() }),
-  fc.record({ kind: fc.constant("mkdirSync" as const), recursive: fc.boolean(), deep: fc.boolean() }),
+  fc.record({ kind: fc.constant("mkdirSync" as const), recursive: fc.boolean(), folder: fc.constantFrom("d", "d/a/e", "b/e") }),
   fc.record({ kind: fc.constant("fs.mkdir" as const), recursive: fc.boolean() }),
   fc.record({ kind: fc.constant("rmdirSync" as const), recursive: fc.boolean() }),
   fc.record({ kind: fc.constant("rmSync" as const), file: name, recursive: fc.boolean(), force: fc.boolean() }),
@@ -87,11 +87,6 @@ const promised = <T>(start: (cb: (error: unknown, value?: T) => void) => void) =
 
 /** writeSync(fd, buffer, { offset, length, position }): Node's form that its typings here do not know. */
 type WriteWithOptions = (fd: number, buffer: Uint8Array, options: { offset?: number; length?: number; position?: number | null }) => number;
-
-/** Whether a folder is at `rel` in the side's folder: a few calls are made only when it is (or is not), where the recording fs does not yet do what Node does. */
-const isFolder = (side: Side, rel: string) => nodeFs.statSync(path.join(side.dir, rel), { throwIfNoEntry: false })?.isDirectory() === true;
-/** Whether something other than a folder (a file, a link to one, a dangling link) is at `rel`. */
-const isNotFolder = (side: Side, rel: string) => nodeFs.lstatSync(path.join(side.dir, rel), { throwIfNoEntry: false }) !== undefined && !isFolder(side, rel);
 
 /** Makes `c` on one side; what it gives back (a number, or a path made relative to the side's folder), or "skipped". */
 async function make(side: Side, c: Call): Promise<unknown> {
@@ -168,11 +163,8 @@ async function make(side: Side, c: Call): Promise<unknown> {
     case "fs.writeFile":
       return promised((cb) => fs.writeFile(at(c.file) as string, c.t, cb));
     case "copyFileSync":
-      // Not a folder: copied onto a file, Node removes the file and throws, the recording fs throws first.
-      if (isFolder(side, c.from)) return "skipped";
       return fs.copyFileSync(at(c.from), at(c.to), c.excl ? fs.constants.COPYFILE_EXCL : 0);
     case "promises.copyFile":
-      if (isFolder(side, c.from)) return "skipped";
       return fs.promises.copyFile(at(c.from) as string, at(c.to) as string);
     case "truncateSync":
       return fs.truncateSync(at(c.file) as string, c.length);
@@ -193,17 +185,12 @@ async function make(side: Side, c: Call): Promise<unknown> {
     case "symlinkSync":
       return fs.symlinkSync(c.absolute ? (at(c.target) as string) : path.relative(path.dirname(at(c.file) as string), at(c.target) as string), at(c.file));
     case "mkdirSync": {
-      // Not over a file (or a link to one): there Node throws EEXIST, the recording fs returns.
-      if (c.recursive && (isNotFolder(side, "d") || (c.deep && isNotFolder(side, "d/a")))) return "skipped";
-      const made = fs.mkdirSync(at(c.deep ? "d/a/e" : "d"), { recursive: c.recursive });
+      const made = fs.mkdirSync(at(c.folder), { recursive: c.recursive });
       return made === undefined ? undefined : path.relative(dir, made);
     }
     case "fs.mkdir":
-      if (c.recursive && isNotFolder(side, "d")) return "skipped";
       return promised((cb) => fs.mkdir(at("d") as string, { recursive: c.recursive }, (e) => cb(e)));
     case "rmdirSync":
-      // Only of a folder: of a file Node throws ENOTDIR (the recording fs removes it), of nothing ENOENT (it returns).
-      if (c.recursive && !isFolder(side, "d")) return "skipped";
       return c.recursive ? fs.rmdirSync(at("d"), { recursive: true }) : fs.rmdirSync(at("d"));
     case "rmSync":
       return fs.rmSync(at(c.file), { recursive: c.recursive, force: c.force });
@@ -262,4 +249,158 @@ test("writeSync's forms record the bytes and position Node writes: a slice of a 
   const writes = rec.trace().entries.flatMap((e) => (e.kind === "write" ? [`${Buffer.from(e.bytes).toString("hex")}@${e.position}`] : []));
   expect(writes).toEqual(["323334@4", "6263@null", "c3a9@1", "c3a9@null"]);
   expect(nodeFs.readFileSync(path.join(root, "work/f"))).toEqual(Buffer.from([0x62, 0xc3, 0xc3, 0xa9, 0x32, 0x33, 0x34]));
+});
+
+/**
+ * Makes the calls `steps` gives with Node's fs in one folder and with the recording fs in a
+ * scenario's work folder: what each call did (its result, or its error's code and message, the
+ * folder written "<dir>"), the disk Node left, and the disk the recorded trace replays to.
+ */
+function bothWays(steps: (fs: typeof nodeFs, at: (rel: string) => string) => (() => unknown)[]) {
+  const run = (fs: typeof nodeFs, dir: string) =>
+    steps(fs, (rel) => path.join(dir, rel)).map((step) => {
+      try {
+        return `returned ${String(JSON.stringify(step())).replaceAll(dir, "<dir>")}`;
+      } catch (error) {
+        return `threw ${(error as NodeJS.ErrnoException).code} ${(error as Error).message.replaceAll(dir, "<dir>")}`;
+      }
+    });
+  const nodeDir = scratch.fresh("node");
+  const node = run(nodeFs, nodeDir);
+  const root = layScenario(scratch.fresh("recorded"));
+  const rec = new Recorder(root);
+  const recorded = run(recordingFs(rec).fs, path.join(root, "work"));
+  const copy = layScenario(scratch.fresh("replayed"));
+  replay(rec.trace(), { at: rec.trace().entries.length }, copy);
+  return { node, recorded, nodeDisk: listTree(nodeDir), replayedDisk: listTree(path.join(copy, "work")) };
+}
+
+test("rmdirSync with recursive of a file, or of a link to a folder, throws rmdir's ENOTDIR and removes nothing, as Node's does", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.writeFileSync(at("f"), "x"),
+    () => fs.mkdirSync(at("d")),
+    () => fs.symlinkSync(at("d"), at("link")),
+    () => fs.rmdirSync(at("f"), { recursive: true }),
+    () => fs.rmdirSync(at("link"), { recursive: true }),
+  ]);
+  expect(r.node.slice(3)).toEqual(["threw ENOTDIR ENOTDIR: not a directory, rmdir '<dir>/f'", "threw ENOTDIR ENOTDIR: not a directory, rmdir '<dir>/link'"]);
+  expect(r.recorded).toEqual(r.node);
+  expect(Object.keys(r.nodeDisk)).toEqual(["d", "f", "link"]);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("rmdirSync with recursive of a missing path throws lstat's ENOENT, as Node's does", () => {
+  const r = bothWays((fs, at) => [() => fs.rmdirSync(at("missing"), { recursive: true })]);
+  expect(r.node).toEqual(["threw ENOENT ENOENT: no such file or directory, lstat '<dir>/missing'"]);
+  expect(r.recorded).toEqual(r.node);
+});
+
+test("a recursive mkdirSync onto a file or a link to one throws EEXIST, below a file ENOTDIR, naming the path it was given, as Node's does", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.writeFileSync(at("f"), "x"),
+    () => fs.symlinkSync(at("f"), at("link")),
+    () => fs.mkdirSync(at("f"), { recursive: true }),
+    () => fs.mkdirSync(at("link"), { recursive: true }),
+    () => fs.mkdirSync(at("f/a/b"), { recursive: true }),
+  ]);
+  expect(r.node.slice(2)).toEqual([
+    "threw EEXIST EEXIST: file already exists, mkdir '<dir>/f'",
+    "threw EEXIST EEXIST: file already exists, mkdir '<dir>/link'",
+    "threw ENOTDIR ENOTDIR: not a directory, mkdir '<dir>/f/a/b'",
+  ]);
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("a recursive mkdirSync walks the path as it was given, as Node's does: through 'r/..' it makes r too, and returns r", () => {
+  // Not through path.join, which would take "r/.." out.
+  const r = bothWays((fs, at) => [() => fs.mkdirSync(`${at("r")}/../s/t`, { recursive: true })]);
+  expect(r.node).toEqual(['returned "<dir>/r"']);
+  expect(r.recorded).toEqual(r.node);
+  expect(Object.keys(r.nodeDisk)).toEqual(["r", "s", "s/t"]);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("copyFileSync gives the copy the source's permission bits, to a new destination and to an existing one, as Node's does", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.writeFileSync(at("secret"), "x", { mode: 0o600 }),
+    () => fs.writeFileSync(at("tool"), "y", { mode: 0o755 }),
+    () => fs.writeFileSync(at("existing"), "old"),
+    () => fs.copyFileSync(at("secret"), at("copy")),
+    () => fs.copyFileSync(at("secret"), at("existing")),
+    () => fs.copyFileSync(at("tool"), at("tool copy")),
+  ]);
+  expect(r.nodeDisk).toMatchObject({ copy: 'file 600 "x"', existing: 'file 600 "x"', "tool copy": 'file 755 "y"' });
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("copyFileSync of a folder throws copyfile's EISDIR and removes the file it was copied onto, as Node's does; with COPYFILE_EXCL, EEXIST and the file stays", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.mkdirSync(at("d")),
+    () => fs.writeFileSync(at("f"), "x"),
+    () => fs.writeFileSync(at("kept"), "x"),
+    () => fs.copyFileSync(at("d"), at("f")),
+    () => fs.copyFileSync(at("d"), at("new")),
+    () => fs.copyFileSync(at("d"), at("kept"), fs.constants.COPYFILE_EXCL),
+  ]);
+  expect(r.node.slice(3)).toEqual([
+    "threw EISDIR EISDIR: illegal operation on a directory, copyfile '<dir>/d' -> '<dir>/f'",
+    "threw EISDIR EISDIR: illegal operation on a directory, copyfile '<dir>/d' -> '<dir>/new'",
+    "threw EEXIST EEXIST: file already exists, copyfile '<dir>/d' -> '<dir>/kept'",
+  ]);
+  expect(r.recorded).toEqual(r.node);
+  expect(Object.keys(r.nodeDisk)).toEqual(["d", "kept"]);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("cpSync gives a folder it makes, and the files in it, their sources' permission bits, as Node's does", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.mkdirSync(at("private"), { mode: 0o700 }),
+    () => fs.writeFileSync(at("private/key"), "k", { mode: 0o600 }),
+    () => fs.cpSync(at("private"), at("copy"), { recursive: true }),
+  ]);
+  expect(r.nodeDisk).toMatchObject({ copy: "dir 700", "copy/key": 'file 600 "k"' });
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("mkdtempSync's folder replays with the mode Node makes it with (0o700)", () => {
+  const root = layScenario(scratch.fresh("mkdtemp"));
+  const rec = new Recorder(root);
+  const made = recordingFs(rec).fs.mkdtempSync(path.join(root, "work", "t-"));
+  const copy = layScenario(scratch.fresh("replayed"));
+  replay(rec.trace(), { at: rec.trace().entries.length }, copy);
+  expect(nodeFs.statSync(made).mode & 0o777).toBe(0o700);
+  expect(nodeFs.statSync(path.join(copy, path.relative(root, made))).mode & 0o777).toBe(0o700);
+});
+
+test("writeSync and write of a hex string of odd length throw ERR_INVALID_ARG_VALUE as they are called, and write nothing, as Node's do", () => {
+  const r = bothWays((fs, at) => {
+    let fd = -1;
+    return [
+      () => void (fd = fs.openSync(at("f"), "w")),
+      () => fs.writeSync(fd, "a", null, "hex"),
+      () => fs.write(fd, "abc", null, "hex", () => {}),
+      () => fs.closeSync(fd),
+    ];
+  });
+  const error = "threw ERR_INVALID_ARG_VALUE The argument 'encoding' is invalid for data of length";
+  expect(r.node).toEqual(["returned undefined", `${error} 1. Received 'hex'`, `${error} 3. Received 'hex'`, "returned undefined"]);
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
+
+test("copyFileSync onto a full disk throws copyfile's ENOSPC and removes the part it copied, as libuv does, and the trace replays to that", () => {
+  const root = layScenario(scratch.fresh("full"));
+  const rec = new Recorder(root);
+  const fs = recordingFs(rec).fs;
+  const at = (rel: string) => path.join(root, "work", rel);
+  fs.writeFileSync(at("a"), "0123456789");
+  rec.faults = new DiskFaults({ kind: "disk-full", on: "write", index: 0, bytes: 4 });
+  expect(() => fs.copyFileSync(at("a"), at("b"))).toThrow(`ENOSPC: no space left on device, copyfile '${at("a")}' -> '${at("b")}'`);
+  const copy = layScenario(scratch.fresh("replayed"));
+  replay(rec.trace(), { at: rec.trace().entries.length }, copy);
+  expect(Object.keys(listTree(at("")))).toEqual(["a"]);
+  expect(listTree(path.join(copy, "work"))).toEqual(listTree(at("")));
 });

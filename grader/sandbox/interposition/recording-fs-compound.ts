@@ -1,0 +1,165 @@
+// The recorded calls Node makes of several system calls: a recursive mkdir, copyFile and cpSync,
+// built from the recorded calls in the order Node (and libuv under it) makes those system calls,
+// so a crash can land between two of them, and a call fails as Node's does, with its error.
+import realFs from "node:fs";
+import path from "node:path";
+import { exists, toPath, type CpOptions, type PathLike } from "./fs-arguments.js";
+import { isSystemError, systemError } from "./fs-errors.js";
+import type { SyncFs } from "./recording-fs-async.js";
+
+/** A recorded mkdir of one folder; `recursive` when it is one step of a recursive mkdir, and `call` the path that mkdir was given. */
+export type MakeFolder = (dir: string, mode: number | undefined, opts: { recursive: boolean; call?: string }) => void;
+
+/** Errors that end Node's recursive mkdir at once (any other is looked into). */
+const MKDIRP_ENDS = new Set(["EACCES", "ENOSPC", "ENOTDIR", "EPERM"]);
+
+/** The recursive mkdir, copyFile and cpSync, made through the recorded calls of `sync`. */
+export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
+  /**
+   * mkdirSync(p, { recursive: true }) as Node makes it (MKDirpSync in node_file.cc), on the path
+   * as given: mkdir it; where a folder above is missing, make that one first (the path cut at its
+   * last "/"), then try again; a name already there must be a folder. Returns the first folder
+   * made, spelled as Node spells it (relative when `p` is); an error names `p`, as Node's does.
+   */
+  function mkdirp(p: string, mode: number | undefined): string | undefined {
+    const todo = [p];
+    let first: string | undefined;
+    while (todo.length > 0) {
+      const dir = todo.pop()!;
+      const error = failure(() => makeFolder(dir, mode, { recursive: true, call: p }));
+      if (!error) {
+        first ??= dir;
+        continue;
+      }
+      if (MKDIRP_ENDS.has(error.code!)) throw systemError(error, "mkdir", p);
+      if (error.code === "ENOENT") {
+        const cut = dir.lastIndexOf("/");
+        const parent = cut === -1 ? dir : dir.slice(0, cut);
+        if (parent !== dir) todo.push(dir, parent);
+        // No folder above to make: Node passes over it, or, when it was the last, takes it as EEXIST.
+        if (parent !== dir || todo.length > 0) continue;
+      }
+      const code = error.code === "ENOENT" ? "EEXIST" : error.code;
+      let folder = false;
+      const statError = failure(() => (folder = realFs.statSync(dir).isDirectory()));
+      if (statError) throw systemError(statError, "mkdir", p);
+      // A name that is not a folder: EEXIST, or ENOTDIR when a folder was still to be made below it.
+      if (!folder) throw systemError(code === "EEXIST" && todo.length > 0 ? "ENOTDIR" : "EEXIST", "mkdir", p);
+    }
+    return first;
+  }
+
+  /**
+   * copyFileSync as libuv makes it (uv__fs_copyfile), step by recorded step, so a copy can be torn:
+   * the source opened (a missing one fails before anything changes); unless the destination is the
+   * source itself (left alone), the destination opened, created with the source's mode or emptied,
+   * given that mode (fchmod), written, closed. Errors name the call: "copyfile 'a' -> 'b'".
+   */
+  function copyFile(src: PathLike, dest: PathLike, mode: number): void {
+    try {
+      copySteps(src, dest, (mode & realFs.constants.COPYFILE_EXCL) !== 0);
+    } catch (error) {
+      throw isSystemError(error) ? systemError(error, "copyfile", toPath(src), toPath(dest)) : error;
+    }
+  }
+
+  function copySteps(src: PathLike, dest: PathLike, excl: boolean): void {
+    const from = realFs.openSync(src, "r");
+    try {
+      const stat = realFs.fstatSync(from);
+      if (!excl && sameFile(stat, dest)) return openToWrite(dest);
+      fillCopy(from, stat, dest, excl);
+    } finally {
+      realFs.closeSync(from);
+    }
+  }
+
+  /** Writes the copy of the file open at `from`; one it could not finish is removed, as libuv removes it (a folder copied onto a file removes the file). */
+  function fillCopy(from: number, stat: realFs.Stats, dest: PathLike, excl: boolean): void {
+    const perms = stat.mode & 0o7777;
+    const fd = sync.openSync!(dest, excl ? "wx" : "w", perms);
+    try {
+      // libuv gives the copy the source's mode (an existing destination keeps its own through the
+      // open). A fchmod that changes nothing stays out of the trace: its crash state would be the open's.
+      if (!hasMode(realFs.fstatSync(fd), perms)) sync.fchmodSync!(fd, perms);
+      const bytes = readUpTo(from, stat.size);
+      for (let off = 0; off < bytes.byteLength; ) off += sync.writeSync!(fd, bytes, off, bytes.byteLength - off, null);
+    } catch (error) {
+      sync.closeSync!(fd);
+      failure(() => sync.unlinkSync!(dest));
+      throw error;
+    }
+    sync.closeSync!(fd);
+  }
+
+  /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first. */
+  function copyTree(src: string, dest: string, opts: CpOptions): void {
+    if (opts.filter && !opts.filter(src, dest)) return;
+    const stat = opts.dereference ? realFs.statSync(src) : realFs.lstatSync(src);
+    const there = exists(dest);
+    if (stat.isDirectory()) {
+      if (!opts.recursive) throw Object.assign(new Error(`Recursive option is required to copy a directory: cp returned EISDIR (${src} is a directory (not copied))`), { code: "ERR_FS_EISDIR" });
+      if (!there) sync.mkdirSync!(dest, { recursive: true });
+      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts);
+      // Node's cpSync gives a folder it made its source's mode once it is filled (setDestMode).
+      if (!there && !hasMode(realFs.statSync(dest), stat.mode & 0o7777)) sync.chmodSync!(dest, stat.mode & 0o7777);
+    } else {
+      if (there && opts.force === false) {
+        if (opts.errorOnExist) throw Object.assign(new Error(`Target already exists: cp returned EEXIST (${dest} already exists)`), { code: "ERR_FS_CP_EEXIST" });
+        return;
+      }
+      if (there) sync.unlinkSync!(dest);
+      if (stat.isSymbolicLink()) sync.symlinkSync!(realFs.readlinkSync(src), dest);
+      else copyFile(src, dest, opts.mode ?? 0);
+    }
+    if (opts.preserveTimestamps && !stat.isSymbolicLink()) sync.utimesSync!(dest, stat.atime, stat.mtime);
+  }
+
+  return { mkdirp, copyFile, copyTree };
+}
+
+/** Runs `step`; the system error it threw, or null. Any other error (a bug, a refusal) goes on up. */
+function failure(step: () => unknown): NodeJS.ErrnoException | null {
+  try {
+    step();
+    return null;
+  } catch (error) {
+    if (isSystemError(error)) return error;
+    throw error;
+  }
+}
+
+/** Whether `dest` names the file `stat` is of (another of its names, or a link to it). */
+function sameFile(stat: realFs.Stats, dest: PathLike): boolean {
+  try {
+    const other = realFs.statSync(dest);
+    return other.dev === stat.dev && other.ino === stat.ino;
+  } catch {
+    return false; // the open of the destination says why, if it cannot be opened either
+  }
+}
+
+/** Whether a file has the permission bits `perms` and is this user's: a chmod would change nothing, and could not fail. */
+function hasMode(stat: realFs.Stats, perms: number): boolean {
+  return (stat.mode & 0o7777) === perms && stat.uid === process.geteuid?.();
+}
+
+/**
+ * libuv opens the destination to write before it sees it is the source: a file copied onto itself
+ * is left alone, unless it cannot be opened to write (a folder: EISDIR). This open changes nothing.
+ */
+function openToWrite(dest: PathLike): void {
+  realFs.closeSync(realFs.openSync(dest, realFs.constants.O_WRONLY));
+}
+
+/** The first `size` bytes of the file open at `fd` (fewer if it is shorter now): what libuv copies. A folder cannot be read (EISDIR). */
+function readUpTo(fd: number, size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = realFs.readSync(fd, bytes, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return bytes.subarray(0, got);
+}
