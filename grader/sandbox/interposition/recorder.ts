@@ -31,6 +31,8 @@ export class Recorder {
   faults: DiskFaults | null = null;
   /** The stored path each logical descriptor was opened at. */
   private readonly fdPaths = new Map<number, string>();
+  /** The root as the disk spells it (links resolved), once a path with ".." needed it. */
+  private realRoot?: string;
 
   readonly limits: typeof RECORD_LIMITS;
   readonly beforeOp?: BeforeOp;
@@ -48,9 +50,29 @@ export class Recorder {
 
   /** Stores a path as "@/<relative>" inside the root, or as it is outside. */
   store(p: string): string {
-    const abs = path.resolve(p);
+    const abs = this.resolve(p);
     if (abs === this.root) return "@";
     return abs.startsWith(this.root + path.sep) ? "@/" + abs.slice(this.root.length + 1) : abs;
+  }
+
+  /**
+   * The absolute path the kernel reaches by `p`. path.resolve cleans "link/.." as text, where the
+   * kernel goes up from wherever the link leads: a path that goes up has its part up to the last
+   * ".." resolved on the disk (and kept inside the root when the root itself is reached by a link).
+   */
+  private resolve(p: string): string {
+    const parts = p.split(path.sep);
+    const up = parts.lastIndexOf("..");
+    if (up === -1) return path.resolve(p);
+    try {
+      // The native realpath: the JavaScript one cleans ".." as text first.
+      const head = fs.realpathSync.native(parts.slice(0, up + 1).join(path.sep) || path.sep);
+      this.realRoot ??= fs.realpathSync.native(this.root);
+      const inRoot = head === this.realRoot || head.startsWith(this.realRoot + path.sep) ? this.root + head.slice(this.realRoot.length) : head;
+      return path.resolve(inRoot, ...parts.slice(up + 1));
+    } catch {
+      return path.resolve(p); // a folder on the way is missing: the call fails as it is
+    }
   }
 
   /** Gives an open file descriptor a logical id (real numbers are reused); `stored` is the path it was opened at. */

@@ -404,3 +404,16 @@ test("copyFileSync onto a full disk throws copyfile's ENOSPC and removes the par
   expect(Object.keys(listTree(at("")))).toEqual(["a"]);
   expect(listTree(path.join(copy, "work"))).toEqual(listTree(at("")));
 });
+
+test("a path that goes up ('..') after a symbolic link goes up from where the link leads, as the kernel's lookup does, and replays there", () => {
+  const r = bothWays((fs, at) => [
+    () => fs.mkdirSync(at("d/a"), { recursive: true }),
+    () => fs.symlinkSync("d/a", at("link")),
+    // Joined by hand: path.join would clean "link/.." away as text before any call is made.
+    () => fs.writeFileSync(`${at("link")}/../f`, "x"),
+    () => fs.renameSync(`${at("link")}/../f`, `${at("link")}/../g`),
+  ]);
+  expect(Object.keys(r.nodeDisk).sort()).toEqual(["d", "d/a", "d/g", "link"]);
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
