@@ -2,7 +2,7 @@
 // paths (strings, Buffers, file: URLs), data to write and where, attribute values, cp's options.
 import realFs from "node:fs";
 import { fileURLToPath } from "node:url";
-import { invalidArgValue } from "./fs-errors.js";
+import { invalidArgValue, invalidDataType } from "./fs-errors.js";
 
 export type PathLike = string | Buffer | URL;
 
@@ -37,10 +37,17 @@ export function toAttrNumber(value: unknown): number {
   return Number(value);
 }
 
+/** The bytes writeFileSync and appendFileSync write of `data`, or the error Node's throw for data or an encoding they do not take. */
 export function toBytes(data: any, encoding?: BufferEncoding): Uint8Array {
+  if (encoding !== undefined && encoding !== null && !Buffer.isEncoding(encoding)) throw invalidArgValue("encoding", encoding, "is invalid encoding");
   if (typeof data === "string") return Buffer.from(data, encoding ?? "utf8");
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(String(data), encoding ?? "utf8");
+  throw invalidDataType("data", data);
+}
+
+/** A mode as Node takes it: a number, or a string of octal digits ("700"); anything else is passed on for Node to refuse. */
+export function toMode<T>(mode: T): T | number {
+  return typeof mode === "string" && /^[0-7]+$/.test(mode) ? parseInt(mode, 8) : mode;
 }
 
 /** Normalises the two `writeSync` forms to the bytes to write and the position. */
@@ -48,9 +55,11 @@ export function writeArgs(data: any, rest: any[]): { bytes: Uint8Array; position
   if (typeof data === "string") {
     const [position, encoding] = rest;
     checkEncoding(data, encoding);
-    return { bytes: Buffer.from(data, encoding ?? "utf8"), position: typeof position === "number" ? position : null };
+    // An encoding Node does not know writes UTF-8, as Node's writeSync does.
+    return { bytes: Buffer.from(data, Buffer.isEncoding(encoding) ? encoding : "utf8"), position: typeof position === "number" ? position : null };
   }
-  const view = toBytes(data);
+  if (!ArrayBuffer.isView(data)) throw invalidDataType("buffer", data);
+  const view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let [offset, length, position] = rest;
   if (offset !== null && typeof offset === "object") ({ offset, length, position } = offset);
   offset = offset ?? 0;

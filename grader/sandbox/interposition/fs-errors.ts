@@ -31,6 +31,24 @@ export function invalidArgValue(name: string, value: unknown, reason: string): T
   return withCode(new TypeError(`The ${kind} '${name}' ${reason}. Received ${received}`), "ERR_INVALID_ARG_VALUE");
 }
 
+/** Node's ERR_INVALID_ARG_TYPE for data to write: 'The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received type number (5)'. */
+export function invalidDataType(name: string, value: unknown): TypeError {
+  return withCode(new TypeError(`The "${name}" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${received(value)}`), "ERR_INVALID_ARG_TYPE");
+}
+
+/** What Node's argument errors say they received: "type number (5)", "an instance of Object", "null". */
+function received(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "function") return `function ${value.name}`;
+  if (typeof value === "object") {
+    const name = (value as object).constructor?.name;
+    return name ? `an instance of ${name}` : inspect(value, { depth: -1 });
+  }
+  let shown = inspect(value, { colors: false });
+  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+  return `type ${typeof value} (${shown})`;
+}
+
 /** Gives `error` Node's `code`, shown as Node shows it: "TypeError [ERR_X]: ..." in its stack and in String(error). */
 function withCode<E extends Error>(error: E, code: string): E & { code: string } {
   error.stack = error.stack?.replace(/^\w+/, (name) => `${name} [${code}]`);

@@ -56,6 +56,9 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
    * given that mode (fchmod), written, closed. Errors name the call: "copyfile 'a' -> 'b'".
    */
   function copyFile(src: PathLike, dest: PathLike, mode: number): void {
+    // A clone is one step the recording cannot see inside: refused as a file system without
+    // clones refuses it (tmpfs, ext4), where Node's own throws the same.
+    if (mode & realFs.constants.COPYFILE_FICLONE_FORCE) throw systemError("ENOTSUP", "copyfile", toPath(src), toPath(dest));
     try {
       copySteps(src, dest, (mode & realFs.constants.COPYFILE_EXCL) !== 0);
     } catch (error) {

@@ -10,7 +10,7 @@ import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
 import { PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";
-import { exists, toAttrNumber, toBytes, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
+import { exists, toAttrNumber, toBytes, toMode, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
 import type { Recorder } from "./recorder.js";
 
 export { PendingOps };
@@ -52,7 +52,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     openSync: api("openSync", (p: PathLike, flags: string | number = "r", mode?: number) => {
       const rec = current();
       if (!rec) return realFs.openSync(p, flags, mode);
-      const op = { kind: "open", path: rec.store(toPath(p)), flags, mode, fd: 0, api: rec.api || "fs" } as const;
+      const op = { kind: "open", path: rec.store(toPath(p)), flags, mode: toMode(mode), fd: 0, api: rec.api || "fs" } as const;
       // Only a file that is not there yet takes space to create (checked only while faults are on).
       if (rec.faults?.armed && opensToCreate(flags) && !exists(toPath(p))) refuseCreation(op.api, op.path, "open", p);
       rec.beforeOp?.(op);
@@ -101,10 +101,11 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       }
       primitive({ kind: "rmdir", path: store(p) }, () => realFs.rmdirSync(p));
     }),
-    mkdirSync: api("mkdirSync", (p: PathLike, options?: number | { recursive?: boolean; mode?: number }) => {
-      const opts = typeof options === "number" ? { mode: options } : (options ?? {});
-      if (opts.recursive) return compound.mkdirp(toPath(p), opts.mode);
-      makeFolder(p, opts.mode, { recursive: false });
+    mkdirSync: api("mkdirSync", (p: PathLike, options?: number | string | { recursive?: boolean; mode?: number | string }) => {
+      const opts = typeof options === "number" || typeof options === "string" ? { mode: options } : (options ?? {});
+      const mode = toMode(opts.mode) as number | undefined;
+      if (opts.recursive) return compound.mkdirp(toPath(p), mode);
+      makeFolder(p, mode, { recursive: false });
       return undefined;
     }),
     mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {

@@ -417,3 +417,26 @@ test("a path that goes up ('..') after a symbolic link goes up from where the li
   expect(r.recorded).toEqual(r.node);
   expect(r.replayedDisk).toEqual(r.nodeDisk);
 });
+
+test("writes of data Node does not take (a number, an object, an unknown encoding) throw or fall back as Node's do, and a mode given as octal digits makes the same folder", () => {
+  const r = bothWays((fs, at) => {
+    let fd = -1;
+    return [
+      () => (fd = fs.openSync(at("a"), "w", "600" as unknown as number)) && undefined,
+      () => fs.writeSync(fd, 5 as unknown as string),
+      () => fs.writeSync(fd, { a: 1 } as unknown as string),
+      () => fs.writeSync(fd, "x", null, "bogus" as BufferEncoding),
+      () => fs.closeSync(fd),
+      () => fs.writeFileSync(at("b"), 5 as unknown as string),
+      () => fs.writeFileSync(at("b"), "x", "bogus" as BufferEncoding),
+      () => fs.appendFileSync(at("b"), null as unknown as string),
+      () => fs.mkdirSync(at("m"), "700" as unknown as number),
+      () => fs.mkdirSync(at("n/o"), { recursive: true, mode: "750" as unknown as number }),
+      () => fs.copyFileSync(at("a"), at("clone"), nodeFs.constants.COPYFILE_FICLONE_FORCE),
+    ];
+  });
+  expect(r.node.slice(1, 3).map((s) => s.split(" ").slice(0, 2).join(" "))).toEqual(["threw ERR_INVALID_ARG_TYPE", "threw ERR_INVALID_ARG_TYPE"]);
+  expect(r.node[3]).toBe("returned 1");
+  expect(r.recorded).toEqual(r.node);
+  expect(r.replayedDisk).toEqual(r.nodeDisk);
+});
