@@ -4,6 +4,7 @@
 // the way Node builds them, so `writeFileSync`, `copyFileSync` or `cpSync` can be torn like the
 // writes they are (recording-fs-compound.ts). Which export is passed through, recorded or refused
 // is fs-surface.ts's table.
+import { randomBytes } from "node:crypto";
 import realFs from "node:fs";
 import path from "node:path";
 import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
@@ -11,7 +12,11 @@ import { PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";
 import { exists, toAttrNumber, toBytes, toMode, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
+import { isSystemError, systemError } from "./fs-errors.js";
 import type { Recorder } from "./recorder.js";
+
+/** The letters and digits of a mkdtemp name, as libuv draws them. */
+const TEMP_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 export { PendingOps };
 
@@ -46,6 +51,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   const store = (p: PathLike) => current()?.store(toPath(p)) ?? toPath(p);
+  const randomName = (length: number) => [...randomBytes(length)].map((b) => TEMP_CHARS[b % TEMP_CHARS.length]).join("");
   const fdOf = (fd: number) => current()?.fdId(fd);
 
   const sync = {
@@ -110,10 +116,20 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }),
     mkdtempSync: api("mkdtempSync", (prefix: string, options?: unknown) => {
       refuseCreation("mkdtempSync", store(`${prefix}XXXXXX`), "mkdtemp", `${prefix}XXXXXX`);
-      const dir = realFs.mkdtempSync(prefix, options as any) as string | Buffer;
-      // mkdtemp makes its folder 0o700 (less the umask): the replay must make it so too.
-      primitive({ kind: "mkdir", path: store(dir), mode: 0o700 }, () => undefined);
-      return dir;
+      // mkdtemp as libuv makes it: six random letters or digits after the prefix, the folder made
+      // 0o700 (less the umask), another name while one is taken. Made here, not by the real
+      // mkdtemp, so that a kill before it lands before the folder is there.
+      const encoding = typeof options === "string" ? options : (options as { encoding?: string } | undefined)?.encoding;
+      for (let tries = 0; ; tries++) {
+        const dir = `${toPath(prefix)}${randomName(6)}`;
+        try {
+          primitive({ kind: "mkdir", path: store(dir), mode: 0o700 }, () => realFs.mkdirSync(dir, 0o700));
+          return encoding === "buffer" ? Buffer.from(dir) : dir;
+        } catch (error) {
+          if (!isSystemError(error)) throw error; // a kill, or the disk's own fault
+          if (error.code !== "EEXIST" || tries >= 100) throw systemError(error, "mkdtemp", `${toPath(prefix)}XXXXXX`);
+        }
+      }
     }),
     symlinkSync: api("symlinkSync", (target: PathLike, p: PathLike, type?: any) =>
       refuseCreation(current()?.api || "symlinkSync", store(p), "symlink", p) ?? primitive({ kind: "symlink", target: path.isAbsolute(toPath(target)) ? store(target) : toPath(target), path: store(p) }, () =>

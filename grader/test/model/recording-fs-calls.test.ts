@@ -440,3 +440,17 @@ test("writes of data Node does not take (a number, an object, an unknown encodin
   expect(r.recorded).toEqual(r.node);
   expect(r.replayedDisk).toEqual(r.nodeDisk);
 });
+
+test("mkdtempSync is killed before its folder is there: a kill at its one change to the disk leaves no folder, and otherwise it returns the name as Node's does (a Buffer when asked)", () => {
+  const root = layScenario(scratch.fresh("mkdtemp-kill"));
+  class Killed extends Error {}
+  const killing = new Recorder(root, { beforeOp: (op) => {
+    if (op.kind === "mkdir") throw new Killed();
+  } });
+  expect(() => recordingFs(killing).fs.mkdtempSync(path.join(root, "work", "t-"))).toThrow(Killed);
+  expect(nodeFs.readdirSync(path.join(root, "work"))).toEqual([]);
+  const made = recordingFs(new Recorder(root)).fs.mkdtempSync(path.join(root, "work", "t-"), "buffer") as unknown as Buffer;
+  expect(Buffer.isBuffer(made)).toBe(true);
+  expect(path.basename(made.toString())).toMatch(/^t-[A-Za-z0-9]{6}$/);
+  expect(nodeFs.statSync(made).isDirectory()).toBe(true);
+});
