@@ -3,6 +3,7 @@
 // file-size limits, the V8 heap limit), as the lease's user, in a folder of that user's, with
 // nothing of the grader's in its environment. It keeps the end of what the child prints, reads
 // the JSON lines of its report pipe, and kills it with everything below it.
+import { StringDecoder } from "node:string_decoder";
 import { execa, type ResultPromise } from "execa";
 import type { Serializable } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
@@ -86,8 +87,8 @@ export class Child {
     const child = new Child(subprocess, limits, wiring.tails(limits));
     // A killed child breaks its pipes: that shows as its exit, never as an error of the grader's.
     for (const stream of subprocess.stdio) stream?.on("error", () => {});
-    subprocess.stdout?.on("data", (chunk: Buffer) => child.stdout!.add(chunk));
-    subprocess.stderr!.on("data", (chunk: Buffer) => child.stderr.add(chunk));
+    subprocess.stdout?.on("data", (chunk: Buffer) => child.stdout!.add(chunk, "stdout"));
+    subprocess.stderr!.on("data", (chunk: Buffer) => child.stderr.add(chunk, "stderr"));
     return child;
   }
 
@@ -141,8 +142,10 @@ export class Child {
    */
   onReports<M>(take: (messages: M[]) => void): void {
     let partial = "";
+    // One decoder for the whole stream: a character split between two chunks stays one character.
+    const decoder = new StringDecoder("utf8");
     (this.subprocess.stdio[REPORT_FD] as Readable).on("data", (chunk: Buffer) => {
-      const lines = (partial + chunk.toString("utf8")).split("\n");
+      const lines = (partial + decoder.write(chunk)).split("\n");
       partial = lines.pop()!;
       const messages: M[] = [];
       for (const line of lines) {
