@@ -27,7 +27,7 @@ function lay(): string {
 /** The index of the first program after each probe of `line`; [] when it runs without probes. */
 const probesOf = (line: string) => probePlan({ script: line, cwd: "/w" })?.points.map((p) => p.next) ?? [];
 
-test("a probe goes before each program that may change the folder after another one may have, never inside a pipeline, a background line or one that runs set", () => {
+test("a probe goes before each program that may change the folder after another one may have, never inside a pipeline, a background line, one that runs set or a shell started with -e", () => {
   expect(probesOf("rm a && ln -s b a")).toEqual([1]);
   expect(probesOf("cp a b && mkdir -p d && mv a d/")).toEqual([1, 2]);
   expect(probesOf("sed -i s/a/b/ a && sync")).toEqual([]);
@@ -38,6 +38,8 @@ test("a probe goes before each program that may change the folder after another 
   expect(probesOf("cp a b && cd d && mv b c")).toEqual([1]);
   expect(probesOf("cp a b & mv b c")).toEqual([]);
   expect(probesOf("set -e; cp a b; mv b c")).toEqual([]);
+  expect(probePlan({ file: "sh", args: ["-c", "cp a b; mv b c"], cwd: "/w" })?.points.map((p) => p.next)).toEqual([1]);
+  expect(probePlan({ file: "sh", args: ["-e", "-c", "cp a b; mv b c"], cwd: "/w" })).toBeNull();
   expect(probesOf("cp $a b && mv b c")).toEqual([]);
   expect(probesOf("cat <<EOF > b && mv b c\nx\nEOF")).toEqual([]);
 });

@@ -8,8 +8,9 @@
 // `a ;P 1 && b`, where the shell function P lists the folder (probe.ts) and hands back a's
 // status, so the line takes the branches and ends with the status it has as written. No probe
 // goes inside a pipeline (its programs run at once), into a line that runs a program in the
-// background (it may run on past any probe), or into a line that runs `set` (under `set -e`, `a`
-// alone would end the line where `a && b` goes on): those programs share one step.
+// background (it may run on past any probe), or into a line that runs `set` or a shell started
+// with -e (under `set -e`, `a` alone would end the line where `a && b` goes on): those programs
+// share one step.
 import path from "node:path";
 import { shellLine, type Invocation, type ShellLine, type SimpleCommand } from "./command-line.js";
 import { PROBE_FUNCTION, ProbeFolder } from "./probe.js";
@@ -40,6 +41,7 @@ const LEAVE_FOLDER_ALONE = new Set(["sync", "true", "false", "echo", "printf", "
 
 /** The line read and where its probes go; null when it needs none or cannot have any. */
 export function probePlan(invocation: Invocation): { line: ShellLine; points: ProbePoint[] } | null {
+  if (stopsOnError(invocation)) return null;
   const line = shellLine(invocation);
   const points = line ? probePoints(line) : [];
   return line && points.length > 0 ? { line, points } : null;
@@ -78,6 +80,13 @@ function pipelines(line: ShellLine): { first: number; commands: SimpleCommand[] 
     else out.push({ first: j, commands: [cmd] });
   });
   return out;
+}
+
+/** Whether a shell is started to stop at the first failure (`sh -e -c ...`, `-o errexit`), as `set -e` does. */
+function stopsOnError(invocation: Invocation): boolean {
+  if ("script" in invocation) return false;
+  const options = invocation.args.slice(0, invocation.args.indexOf("-c"));
+  return options.some((a) => /^-[a-zA-Z]*e/.test(a) || a === "errexit");
 }
 
 function mayChange(cmd: SimpleCommand): boolean {
