@@ -3,6 +3,7 @@
 // sandbox/interposition/external-ops.ts), each with the api "exec:<command>".
 import { simpleCommands } from "../sandbox/interposition/external/command-line.js";
 import type { Trace } from "./model.js";
+import { opensForChange } from "./trace.js";
 
 /** The prefix of a command's mark and of its operations' api. */
 export const COMMAND_PREFIX = "exec:";
@@ -32,16 +33,16 @@ export function commandSpans(trace: Trace, from = 0): CommandSpan[] {
     if (e.kind !== "mark" || !e.label.startsWith(COMMAND_PREFIX)) continue;
     const api = e.label;
     let end = i + 1;
-    let lock = false;
+    let lock: number | undefined; // the descriptor of the index lock the command took first
     let lastObject = -1;
     while (end < entries.length) {
       const op = entries[end]!;
       if (op.kind === "mark" || op.kind === "effect" || op.api !== api) break;
-      if (op.kind === "open" && op.path.endsWith(".git/index.lock") && op.flags === "wx") lock = true;
+      if (op.kind === "open" && op.path.endsWith(".git/index.lock") && op.flags === "wx") lock ??= op.fd;
       if (op.kind === "close" && end > 0 && isObjectOpen(trace, end, op.fd)) lastObject = end;
       end++;
     }
-    const killedInside = lastObject >= 0 ? lastObject + 1 : lock ? firstLockEnd(trace, i + 1, end) : undefined;
+    const killedInside = lastObject >= 0 ? lastObject + 1 : lock !== undefined ? closeOf(trace, lock, i + 1, end) : undefined;
     const command = api.slice(COMMAND_PREFIX.length);
     spans.push({ command, git: isGitCommand(command), start: i + 1, end, killedInside });
     i = end - 1;
@@ -79,20 +80,20 @@ export function isCommandOp(entry: Trace["entries"][number]): boolean {
   return entry.kind !== "mark" && entry.kind !== "effect" && entry.api.startsWith(COMMAND_PREFIX);
 }
 
-/** True when descriptor `fd`, closed at `at`, was opened on a file under .git/objects. */
+/** True when descriptor `fd`, closed at `at`, was opened to write a file under .git/objects (a sync of one only reads it). */
 function isObjectOpen(trace: Trace, at: number, fd: number): boolean {
   for (let i = at - 1; i >= 0; i--) {
     const e = trace.entries[i]!;
-    if (e.kind === "open" && e.fd === fd) return /\.git\/objects\//.test(e.path);
+    if (e.kind === "open" && e.fd === fd) return /\.git\/objects\//.test(e.path) && opensForChange(e.flags);
   }
   return false;
 }
 
-/** One past the close of the index lock the command created (between `from` and `to`). */
-function firstLockEnd(trace: Trace, from: number, to: number): number {
+/** One past the close of descriptor `fd` between `from` and `to` (the index lock: other programs of the line may have closed files before it). */
+function closeOf(trace: Trace, fd: number, from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const e = trace.entries[i]!;
-    if (e.kind === "close") return i + 1;
+    if (e.kind === "close" && e.fd === fd) return i + 1;
   }
   return from;
 }

@@ -6,13 +6,16 @@
 // folder (a program's file operations cannot be seen one by one) is recorded as operations that
 // could have made it, with the real program's atomicity (see external-ops.ts), under a mark that
 // names the command in the target's words, without the grader's folders (external/command-label.ts).
+// A shell line of several programs runs with a probe between them (external/probed-line.ts), so
+// that their effects are told one program after the other; the target sees the line it wrote.
 import realChildProcess from "node:child_process";
 import path from "node:path";
 import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
 import type { FsOp } from "../../crash/trace.js";
 import { externalOps, snapshot } from "./external-ops.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
-import type { Invocation } from "./external/command-line.js";
+import { isShellProgram, type Invocation } from "./external/command-line.js";
+import { probedLine, probePlan } from "./external/probed-line.js";
 import { gitEnv } from "../git/git-env.js";
 import type { Recorder } from "./recorder.js";
 
@@ -61,16 +64,28 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
         }
       }
       const invocation = invocationOf(args, form, call[optionsAt(args, form)] as { cwd?: unknown; shell?: unknown });
-      // Git's model needs no digests of content: objects are named by it, other files by their times.
+      const plan = runsPosixShell(call[optionsAt(args, form)]) ? probePlan(invocation) : null;
+      // Git's model needs no digests of content (objects are named by it, other files by their
+      // times), unless probes are to keep what files held between programs.
       const git = isGitCommand("script" in invocation ? invocation.script : [invocation.file, ...invocation.args].join(" "));
-      const before = snapshot(rec.root, { digests: !git });
+      const digests = !git || plan !== null;
+      const before = snapshot(rec.root, { digests });
       options.beforeCommand?.(commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) }));
+      const probed = plan && probedLine(invocation, plan, rec.root, before);
       try {
-        return fn(...call);
+        if (!probed) return fn(...call);
+        return probed.restore(fn(...callRunning(call, form, probed.run)));
+      } catch (error) {
+        throw probed ? probed.restore(error) : error;
       } finally {
-        const after = snapshot(rec.root, { digests: !git });
+        const after = snapshot(rec.root, { digests });
         const command = commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) || after.has(p) });
-        const ops = externalOps(rec.root, before, after, `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd(), invocation);
+        let ops: FsOp[];
+        try {
+          ops = externalOps(rec.root, before, after, `${COMMAND_PREFIX}${command}`, () => rec.syntheticFd(), invocation, probed ?? undefined);
+        } finally {
+          probed?.probes.close();
+        }
         rec.mark(`${COMMAND_PREFIX}${command}`);
         for (const op of ops) rec.push(op);
         options.afterCommand?.(command, ops);
@@ -100,6 +115,23 @@ function refusedAsync(name: string): () => never {
     );
     throw Object.assign(error, { code: "ERR_LAB_UNSUPPORTED" });
   };
+}
+
+/** Whether a shell string runs in a POSIX shell: execSync's and `shell: true`'s /bin/sh, or a `shell` option that names one. */
+function runsPosixShell(options: unknown): boolean {
+  const shell = (options as { shell?: unknown } | undefined)?.shell;
+  return typeof shell !== "string" || isShellProgram(path.basename(shell));
+}
+
+/** The call's arguments with `run` (the invocation with its probes) in place of the target's command. */
+function callRunning(call: unknown[], form: CallForm, run: Invocation): unknown[] {
+  const copy = [...call];
+  if ("script" in run) {
+    copy[0] = run.script;
+    // A shell string given as a file and its arguments (`shell: true`) is run as their join: it is all in the first word now.
+    if (form.withArgs && Array.isArray(copy[1])) copy[1] = [];
+  } else copy[1] = run.args;
+  return copy;
 }
 
 /** How the target ran a command: a program with arguments, or a shell string; in which folder. */

@@ -7,9 +7,10 @@
 //   and `dd` write an existing destination; a crash may leave any prefix);
 // - a path that holds a file no path held before: a new file, written whole (what was at the
 //   path before is removed first, as a copy across file systems does: see materialise.ts);
-// - folders renamed (by their inode) or made, links made, and what is gone, removed.
+// - folders and links renamed (by their inode) or made, and what is gone, removed.
 // The changes come in an order that turns the folder before into the folder after.
-import type { Snapshot } from "./snapshot.js";
+import path from "node:path";
+import type { Snapshot, SnapshotNode } from "./snapshot.js";
 
 /** One change, on paths relative to the scenario folder. */
 export type Change =
@@ -30,31 +31,24 @@ export function changesBetween(before: Snapshot, after: Snapshot): Change[] {
     out.push({ kind: "remove", path: p });
     sim.delete(p);
   };
-  // A path whose kind changed (a file that became a folder) goes first, so its new kind can be made.
-  for (const [p] of [...sim].filter(([p, n]) => after.has(p) && after.get(p)!.kind !== n.kind).sort(([a], [b]) => a.length - b.length)) if (sim.has(p)) remove(p);
+  // A path that became a folder, or stopped being one, goes first, so its new kind can be made. A
+  // file that became a link or a link a file is replaced where it stands, as a rename over it
+  // replaces it: no moment without the name.
+  const folderChanged = (p: string, n: SnapshotNode) => after.has(p) && after.get(p)!.kind !== n.kind && (n.kind === "dir" || after.get(p)!.kind === "dir");
+  for (const [p] of [...sim].filter(([p, n]) => folderChanged(p, n)).sort(([a], [b]) => a.length - b.length)) if (sim.has(p)) remove(p);
 
-  // Folders: renamed when their inode moved, else made; parents first.
-  for (const [p, n] of [...after].filter(([, n]) => n.kind === "dir").sort(([a], [b]) => a.length - b.length)) {
-    if (sim.get(p)?.kind === "dir") continue;
-    const from = [...sim].find(([q, m]) => m.kind === "dir" && m.id === n.id && after.get(q)?.id !== n.id)?.[0];
-    if (from === undefined) {
-      out.push({ kind: "mkdir", path: p, mode: n.mode });
-      sim.set(p, n);
-      continue;
-    }
-    out.push({ kind: "rename", from, to: p });
-    for (const [q, m] of [...sim].filter(([q]) => q === from || q.startsWith(from + "/"))) sim.delete(q), sim.set(p + q.slice(from.length), m);
-  }
+  placeFolders(sim, after, out, remove);
 
-  // Files renamed: the inode left a path that no longer holds it. A rename waits until its
-  // destination's own file has moved on; a cycle (a swap) is broken by writing one of them anew.
+  // Files and links renamed: the inode left a path that no longer holds it. A rename waits until
+  // its destination's own file has moved on; a cycle (a swap) is broken by writing one of them anew.
   const digestOf = new Map([...before].map(([, n]) => [n.id, n.digest]));
   const files = [...after].filter(([, n]) => n.kind === "file").sort(([a], [b]) => a.localeCompare(b));
+  const moved = [...after].filter(([, n]) => n.kind !== "dir").sort(([a], [b]) => a.localeCompare(b));
   const pending: { from: string; to: string }[] = [];
   const used = new Set<string>();
-  for (const [p, n] of files) {
+  for (const [p, n] of moved) {
     if (sim.get(p)?.id === n.id) continue;
-    const from = [...sim].find(([q, m]) => m.kind === "file" && m.id === n.id && after.get(q)?.id !== n.id && !used.has(q))?.[0];
+    const from = [...sim].find(([q, m]) => m.kind === n.kind && m.id === n.id && after.get(q)?.id !== n.id && !used.has(q))?.[0];
     if (from !== undefined) pending.push({ from, to: p }), used.add(from);
   }
   while (pending.length > 0) {
@@ -82,13 +76,39 @@ export function changesBetween(before: Snapshot, after: Snapshot): Change[] {
     sim.set(p, n);
   }
   for (const [p, n] of [...after].filter(([, n]) => n.kind === "link")) {
-    if (sim.get(p)?.kind === "link" && sim.get(p)!.sig === n.sig) continue;
+    if (sim.get(p)?.kind === "link" && (sim.get(p)!.sig === n.sig || sim.get(p)!.id === n.id)) continue;
     out.push({ kind: "symlink", target: n.sig, path: p });
     sim.set(p, n);
   }
   // What is gone, deepest first.
   for (const p of [...sim.keys()].filter((p) => !after.has(p)).sort(deepestFirst)) if (sim.has(p)) remove(p);
   return out;
+}
+
+/**
+ * Folders: renamed when their inode moved, else made. A folder waits until its parent is the one
+ * it has after and its path is free: a folder still there that moves away later goes first
+ * (`mv -T d e && mkdir d`), one that is gone for good is removed first (`rm -r d && mkdir d`). A
+ * cycle of folders (a swap) is broken by making one of them anew.
+ */
+function placeFolders(sim: Snapshot, after: Snapshot, out: Change[], remove: (p: string) => void): void {
+  const ids = new Set([...after.values()].map((n) => n.id));
+  const settled = (p: string) => path.posix.dirname(p) === "." || sim.get(path.posix.dirname(p))?.id === after.get(path.posix.dirname(p))?.id;
+  const pending = [...after].filter(([p, n]) => n.kind === "dir" && sim.get(p)?.id !== n.id).sort(([a], [b]) => a.length - b.length);
+  const free = (p: string) => !sim.has(p) || !ids.has(sim.get(p)!.id);
+  while (pending.length > 0) {
+    const next = pending.findIndex(([p]) => settled(p) && free(p));
+    const [[p, n]] = pending.splice(next === -1 ? 0 : next, 1) as [[string, SnapshotNode]];
+    if (sim.has(p)) remove(p);
+    const from = [...sim].find(([q, m]) => m.kind === "dir" && m.id === n.id && after.get(q)?.id !== n.id)?.[0];
+    if (from === undefined || next === -1) {
+      out.push({ kind: "mkdir", path: p, mode: n.mode });
+      sim.set(p, n);
+      continue;
+    }
+    out.push({ kind: "rename", from, to: p });
+    for (const [q, m] of [...sim].filter(([q]) => q === from || q.startsWith(from + "/"))) sim.delete(q), sim.set(p + q.slice(from.length), m);
+  }
 }
 
 function deepestFirst(a: string, b: string): number {

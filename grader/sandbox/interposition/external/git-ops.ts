@@ -1,20 +1,27 @@
 // What a git command did to the scenario folder, as the operations that turn the folder before
 // it into the folder after it, in the order git itself works, so a crash can be placed inside it:
 //   1. it takes the index lock (creates `.git/index.lock`) when it writes the index, or objects
-//      and a ref (as git add, git commit and git reset do; git hash-object does not);
+//      and a ref (as git add, git commit and git reset do; git hash-object does not), once the
+//      folder of the lock is there (a step that made the repository makes it first);
 //   2. it writes its new objects (`.git/objects/..`), each file whole;
 //   3. it changes other files: the work tree, then `.git` files, refs last;
 //   4. it puts the new index in place (renames the lock over `.git/index`), or drops the lock;
 //   5. it removes what it removed.
 // A crash after step 2 leaves what a killed `git commit` leaves: the lock and objects no ref
 // points at. Each op's `api` is "exec:<command>", so messages can name the command.
-import fs from "node:fs";
-import path from "node:path";
 import type { FsOp } from "../../../crash/trace.js";
 import type { Snapshot, SnapshotNode } from "./snapshot.js";
 
-/** The operations from `before` to `after` (both snapshots of `root`), named `api`; `fd()` gives each open a descriptor id. */
-export function gitOps(root: string, before: Snapshot, after: Snapshot, api: string, fd: () => number): FsOp[] {
+/** What git's operations are named (`api`), their descriptor ids (`fd()`), and what a file held after git (`read`, by path relative to the scenario folder). */
+export interface GitContext {
+  api: string;
+  fd: () => number;
+  read: (rel: string) => Buffer;
+}
+
+/** The operations from `before` to `after` (two listings of the scenario folder). */
+export function gitOps(before: Snapshot, after: Snapshot, context: GitContext): FsOp[] {
+  const { api, fd, read } = context;
   const at = (rel: string) => `@/${rel}`;
   const changed = [...after].filter(([p, n]) => {
     const old = before.get(p);
@@ -25,7 +32,7 @@ export function gitOps(root: string, before: Snapshot, after: Snapshot, api: str
   const writeFile = (rel: string, to: string, flags: string, mode: number) => {
     const id = fd();
     ops.push({ kind: "open", path: at(to), flags, mode, fd: id, api });
-    ops.push({ kind: "write", fd: id, bytes: fs.readFileSync(path.join(root, rel)), position: null, api });
+    ops.push({ kind: "write", fd: id, bytes: read(rel), position: null, api });
     ops.push({ kind: "close", fd: id, api });
   };
 
@@ -37,25 +44,26 @@ export function gitOps(root: string, before: Snapshot, after: Snapshot, api: str
   // Objects are named by their content: one that was there already is the same (git may touch it
   // to keep it fresh), so only new ones are written.
   const objects = files.filter(([p]) => isObject(p) && !before.has(p));
-  // 1. The index lock, for a command that writes the index, or objects and a ref (git commit
-  //    holds it even when the index does not change), and did not find one there.
-  const locks = new Set<string>();
-  const refs = files.filter(([p]) => /\.git\/(refs\/|HEAD$|packed-refs$)/.test(p)).map(([p]) => gitDirOf(p));
-  const objectsAndRef = objects.map(([p]) => gitDirOf(p)).filter((d) => refs.includes(d));
-  for (const gitDir of new Set([...indexes.map(gitDirOf), ...objectsAndRef])) {
-    const lock = `${gitDir}/index.lock`;
-    if (before.has(lock) || after.has(lock)) continue;
-    locks.add(gitDir);
+  // 1. The index lock, for a command that writes the index, or objects and a ref, and did not
+  //    find one there; its folder first, when the line made the repository (`git init && git add`).
+  const locks = new Set(lockedGitDirs(files.map(([p]) => p), objects.map(([p]) => p), { before, after }));
+  const folders = changed.filter(([, n]) => n.kind === "dir").sort(([a], [b]) => a.localeCompare(b));
+  const holdsLock = (p: string) => [...locks].some((d) => d === p || d.startsWith(p + "/"));
+  const mkdir = ([p, n]: [string, SnapshotNode]) => ops.push({ kind: "mkdir", path: at(p), mode: n.mode, api });
+  folders.filter(([p]) => holdsLock(p)).forEach(mkdir);
+  for (const gitDir of locks) {
     const id = fd();
-    ops.push({ kind: "open", path: at(lock), flags: "wx", mode: 0o644, fd: id, api }, { kind: "close", fd: id, api });
+    ops.push({ kind: "open", path: at(`${gitDir}/index.lock`), flags: "wx", mode: 0o644, fd: id, api }, { kind: "close", fd: id, api });
   }
-  // 2. New folders, parents first, then the objects.
-  for (const [p, n] of changed.filter(([, n]) => n.kind === "dir").sort(([a], [b]) => a.localeCompare(b))) ops.push({ kind: "mkdir", path: at(p), mode: n.mode, api });
+  // 2. The other new folders, parents first, then the objects.
+  folders.filter(([p]) => !holdsLock(p)).forEach(mkdir);
   for (const [p, n] of objects) writeFile(p, p, "wx", n.mode);
   // 3. Everything else: the work tree, then .git's own files, refs and HEAD last.
   const rank = (p: string) => (!p.includes(".git/") ? 0 : /\.git\/(refs\/|HEAD$|packed-refs$)/.test(p) ? 2 : 1);
   const others = files.filter(([p]) => !isObject(p) && !indexes.includes(p)).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   for (const [p, n] of others) {
+    // A link git changed is made anew (an existing name cannot be linked over).
+    if (n.kind === "link" && before.get(p)?.kind === "link") ops.push({ kind: "unlink", path: at(p), api });
     if (n.kind === "link") ops.push({ kind: "symlink", target: n.sig, path: at(p), api });
     else writeFile(p, p, before.has(p) ? "w" : "wx", n.mode);
   }
@@ -71,6 +79,18 @@ export function gitOps(root: string, before: Snapshot, after: Snapshot, api: str
   // 5. What it removed, deepest first.
   for (const p of removed.filter((p) => !after.has(p)).sort(deepestFirst)) ops.push(removal(at(p), before.get(p)!.kind, api));
   return ops;
+}
+
+/**
+ * The `.git` folders whose index lock the command took: those whose index it wrote, or where it
+ * wrote objects and a ref (git commit holds the lock even when the index does not change), when
+ * no lock was there before or is left after.
+ */
+function lockedGitDirs(files: string[], objects: string[], listings: { before: Snapshot; after: Snapshot }): string[] {
+  const indexes = files.filter((p) => /(^|\/)\.git\/index$/.test(p)).map(gitDirOf);
+  const refs = files.filter((p) => /\.git\/(refs\/|HEAD$|packed-refs$)/.test(p)).map(gitDirOf);
+  const objectsAndRef = objects.map(gitDirOf).filter((d) => refs.includes(d));
+  return [...new Set([...indexes, ...objectsAndRef])].filter((d) => !listings.before.has(`${d}/index.lock`) && !listings.after.has(`${d}/index.lock`));
 }
 
 /** The `.git` folder a path inside it belongs to ("work/.git"). */

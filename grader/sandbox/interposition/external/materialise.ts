@@ -5,7 +5,6 @@
 // through a temporary name and a rename (`ln -f`, `sed -i`); a sync is an open read-only, an
 // fsync and a close of each file it makes durable. Null when the actions cannot be applied one by
 // one in this order (a change given to the wrong program): the caller then tries another order.
-import fs from "node:fs";
 import path from "node:path";
 import type { FsOp } from "../../../crash/trace.js";
 import type { SimpleCommand } from "./command-line.js";
@@ -15,12 +14,15 @@ import { replacementTemp, syncedBlockSize, writesInPlace } from "./programs.js";
 import type { Snapshot } from "./snapshot.js";
 
 export interface MaterialiseOptions {
+  /** The scenario folder: a link's absolute target inside it is stored as "@/...". */
   root: string;
   before: Snapshot;
   /** The programs the actions' `by` refers to (none when the command line was not read). */
   commands: SimpleCommand[];
   api: string;
   fd: () => number;
+  /** What a file (by path relative to the scenario folder) held after the actions. */
+  read: (rel: string) => Buffer;
 }
 
 /** The operations that apply `actions` to the folder `before` lists, or null when they cannot be applied in this order. */
@@ -56,6 +58,9 @@ export function materialise(actions: ProgramAction[], options: MaterialiseOption
     if (sim.has(where) || sim.get(p) === "dir") return false;
     make(where);
     ops.push({ kind: "rename", from: at(where), to: at(p), api });
+    // The temporary name is gone: a later sync or a second such program must not find it.
+    sim.set(p, sim.get(where)!);
+    sim.delete(where);
     return true;
   };
 
@@ -81,7 +86,7 @@ export function materialise(actions: ProgramAction[], options: MaterialiseOption
       }
       case "write": {
         if (!parentIsDir(action.path)) return null;
-        const bytes = fs.readFileSync(path.join(root, action.from));
+        const bytes = options.read(action.from);
         const block = syncedBlockSize(options.commands[action.by] ?? { program: "", args: [], outputs: [], cwd: "" });
         const write = (where: string, flags: string) => {
           const id = fd();
