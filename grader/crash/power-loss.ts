@@ -15,8 +15,6 @@ import path from "node:path";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
 import { type FileNode, onDisk, PowerModel, type PowerNode } from "./power-model.js";
 
-export { PowerModel } from "./power-model.js";
-
 /** The policies a power-loss check tries at each crash point (both kept is a process crash). */
 export const POWER_POLICIES: readonly PowerPolicy[] = [
   { data: "lost", names: "kept" },

@@ -5,9 +5,6 @@ import path from "node:path";
 import type { Cut, Trace } from "./model.js";
 import { powerReplay } from "./power-loss.js";
 
-/** Where a crash lands (declared in model.ts), for the files that name it from here. */
-export type { Cut } from "./model.js";
-
 /** Replays the trace up to `cut` into `root` (a fresh folder), then closes what it opened. */
 export function replay(trace: Trace, cut: Cut, root: string): void {
   if (cut.power) return powerReplay(trace, cut, cut.power, root);

@@ -3,9 +3,6 @@
 import { constants as fsConstants } from "node:fs";
 import type { AttrCall, TraceEntry } from "./model.js";
 
-/** The trace's types, for the files that name them from here. */
-export type { AttrCall, Effect, FsOp, Mark, Trace, TraceEntry } from "./model.js";
-
 /** What an attribute call changes, in a word: "mode", "owner" or "times". */
 export function attrWord(call: AttrCall): string {
   return call.includes("chmod") ? "mode" : call.includes("chown") ? "owner" : "times";

@@ -2,7 +2,8 @@
 // fails, and what the power model keeps of the bytes and entries a failed fsync lost. Runs in
 // well under a second.
 import { describe, expect, test } from "vitest";
-import { PowerModel, powerImage } from "../crash/power-loss.js";
+import { powerImage } from "../crash/power-loss.js";
+import { PowerModel } from "../crash/power-model.js";
 import type { FsOp } from "../crash/model.js";
 import { DiskFaults } from "../sandbox/interposition/disk-faults.js";
 

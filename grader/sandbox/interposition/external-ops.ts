@@ -8,7 +8,7 @@
 // (external/materialise.ts, external/programs.ts).
 import fs from "node:fs";
 import path from "node:path";
-import type { FsOp } from "../../crash/trace.js";
+import type { FsOp } from "../../crash/model.js";
 import { isGitCommand } from "../../crash/commands.js";
 import { changesBetween } from "./external/changes.js";
 import { relativeTo } from "./external/command-label.js";

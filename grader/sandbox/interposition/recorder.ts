@@ -1,7 +1,7 @@
 // Where the recording fs writes what it sees: one recorder per scenario, swapped in by the host.
 import fs from "node:fs";
 import path from "node:path";
-import type { Effect, FsOp, Trace, TraceEntry } from "../../crash/trace.js";
+import type { Effect, FsOp, Trace, TraceEntry } from "../../crash/model.js";
 import type { DiskFaults } from "./disk-faults.js";
 
 /** Called before each operation (with the real descriptor of a write); may kill the process. */

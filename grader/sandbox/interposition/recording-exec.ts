@@ -11,7 +11,7 @@
 import realChildProcess from "node:child_process";
 import path from "node:path";
 import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
-import type { FsOp } from "../../crash/trace.js";
+import type { FsOp } from "../../crash/model.js";
 import { externalOps, snapshot } from "./external-ops.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
 import { isShellProgram, type Invocation } from "./external/command-line.js";

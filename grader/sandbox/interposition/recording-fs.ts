@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import realFs from "node:fs";
 import path from "node:path";
-import { opensToCreate, type AttrCall, type FsOp } from "../../crash/trace.js";
+import { opensToCreate } from "../../crash/trace.js";
+import type { AttrCall, FsOp } from "../../crash/model.js";
 import { PendingOps, type SyncFs } from "./recording-fs-async.js";
 import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";

@@ -1,7 +1,7 @@
 // The messages between the grader and a sandbox host serving requests (one request, one reply,
 // through Node's IPC), and the configuration the host starts with.
-import type { Cut } from "../../crash/replay.js";
-import type { Effect, Trace } from "../../crash/trace.js";
+import type { Cut } from "../../crash/model.js";
+import type { Effect, Trace } from "../../crash/model.js";
 import type { GitHistory } from "../git/git-history.js";
 import type { CallResult, FaultReport, ScenarioStep } from "./scenario.js";
 

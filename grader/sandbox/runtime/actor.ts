@@ -3,7 +3,8 @@
 // id. In a gated call, every file-system operation first tells the grader what it is about to
 // do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
 import path from "node:path";
-import { attrWord, flagNames, opensForChange, type FsOp } from "../../crash/trace.js";
+import { attrWord, flagNames, opensForChange } from "../../crash/trace.js";
+import type { FsOp } from "../../crash/model.js";
 import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";

@@ -4,7 +4,7 @@
 // it reports what happened.
 import path from "node:path";
 import { replay } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Trace } from "../../crash/model.js";
 import { CompiledTarget } from "./target/instance.js";
 import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";

@@ -4,7 +4,8 @@
 // runs the target as a program with a command line (a Phase 3 session).
 import fs from "node:fs";
 import path from "node:path";
-import { changesDisk, type FsOp } from "../../crash/trace.js";
+import { changesDisk } from "../../crash/trace.js";
+import type { FsOp } from "../../crash/model.js";
 import { summarizeError } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";

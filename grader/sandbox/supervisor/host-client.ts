@@ -1,8 +1,8 @@
 // The grader's side of a sandbox: starts a host process, sends it requests with a time limit,
 // and starts a new one when the target kills or hangs the old one.
 import type { Serializable } from "node:child_process";
-import type { Cut } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Cut } from "../../crash/model.js";
+import type { Trace } from "../../crash/model.js";
 import { silenceMs } from "./limits.js";
 import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";

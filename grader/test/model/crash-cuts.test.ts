@@ -6,8 +6,10 @@
 import path from "node:path";
 import { expect, test } from "vitest";
 import { crashCuts, tearPoints } from "../../crash/cuts.js";
-import { replay, type Cut } from "../../crash/replay.js";
-import { changesDisk, type Trace } from "../../crash/trace.js";
+import type { Cut } from "../../crash/model.js";
+import { replay } from "../../crash/replay.js";
+import { changesDisk } from "../../crash/trace.js";
+import type { Trace } from "../../crash/model.js";
 import { programs, runProgram } from "../support/fs-programs.js";
 import { layScenario, listTree, ListingRecorder, propertyTest, recordingFs, scratchFolder, type Listing } from "../support/model-fs.js";
 

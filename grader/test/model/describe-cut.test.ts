@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { commandSpans } from "../../crash/commands.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
 import { describePolicy, modelAt, POWER_POLICIES } from "../../crash/power-loss.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Trace } from "../../crash/model.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { createRecordingChildProcess } from "../../sandbox/interposition/recording-exec.js";
 import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { crashCuts } from "../../crash/cuts.js";
 import { replay } from "../../crash/replay.js";
-import type { Trace } from "../../crash/trace.js";
+import type { Trace } from "../../crash/model.js";
 import { externalOps, snapshot } from "../../sandbox/interposition/external-ops.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { createRecordingChildProcess } from "../../sandbox/interposition/recording-exec.js";

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, test } from "vitest";
-import type { TraceEntry } from "../../crash/trace.js";
+import type { TraceEntry } from "../../crash/model.js";
 import { Recorder, RECORD_LIMITS, type BeforeOp } from "../../sandbox/interposition/recorder.js";
 import { createRecordingFs, PendingOps } from "../../sandbox/interposition/recording-fs.js";
 

@@ -4,7 +4,7 @@
 // its last fsync, and of each file, the data as of its last fsync. Entries live in their folder,
 // not under a path: a folder renamed takes its entries along. Writes land as Linux puts them (a
 // descriptor opened to append writes at the end, whatever position it is given).
-import type { FsOp } from "../../crash/trace.js";
+import type { FsOp } from "../../crash/model.js";
 
 type OracleNode =
   | { kind: "file"; data: Buffer; synced: Buffer; /** The shortest the file was since its last fsync. */ shortest: number }

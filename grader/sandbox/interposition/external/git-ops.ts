@@ -9,7 +9,7 @@
 //   5. it removes what it removed.
 // A crash after step 2 leaves what a killed `git commit` leaves: the lock and objects no ref
 // points at. Each op's `api` is "exec:<command>", so messages can name the command.
-import type { FsOp } from "../../../crash/trace.js";
+import type { FsOp } from "../../../crash/model.js";
 import type { Snapshot, SnapshotNode } from "./snapshot.js";
 
 /** What git's operations are named (`api`), their descriptor ids (`fd()`), and what a file held after git (`read`, by path relative to the scenario folder). */

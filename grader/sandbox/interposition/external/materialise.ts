@@ -6,7 +6,7 @@
 // fsync and a close of each file it makes durable. Null when the actions cannot be applied one by
 // one in this order (a change given to the wrong program): the caller then tries another order.
 import path from "node:path";
-import type { FsOp } from "../../../crash/trace.js";
+import type { FsOp } from "../../../crash/model.js";
 import type { SimpleCommand } from "./command-line.js";
 import { relativeTo } from "./command-label.js";
 import type { ProgramAction } from "./order.js";
