@@ -2,7 +2,8 @@
 // Gradescope, a container), it runs as users of its own with a minimal environment: a submission
 // that hunts for the reference solution finds none, one that writes into the grader changes
 // nothing, and one that leaves processes behind has them ended between scenarios and at the end.
-// Not as root (a student's laptop), it runs as the grader's user, and the report says so.
+// Not as root (a student's laptop), it runs as the grader's user, and the report says so; the test
+// checks that as root too, grading as `nobody`.
 import { execa } from "execa";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -108,30 +109,6 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     expect(same(own.report!)).toEqual(same(shared.report!));
   });
 
-  test("a grade run by an ordinary user runs the code as that user, says why in the report, and scores as root does", async () => {
-    // A copy of the repository that belongs to `nobody`, graded by `nobody`: a student's laptop.
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "contained-nobody-"));
-    try {
-      fs.chmodSync(home, 0o755);
-      const repo = path.join(home, "repo");
-      fs.cpSync(REPO_ROOT, repo, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](\.git|\.grade)$/.test(from) });
-      spawnSync("chown", ["-R", "65534:65534", home]);
-      const json = path.join(home, "report.json");
-      const run = await execa(process.execPath, [path.join(repo, "grader/cli/launch.mjs"), "--target", "solution", "--only", "phase1", "--json", json], {
-        cwd: repo, uid: 65534, gid: 65534, reject: false, env: { HOME: home, NO_COLOR: "1" }, extendEnv: false,
-      });
-      expect(run.stderr).toBe("");
-      const asNobody = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
-      expect(asNobody.targetUser).toEqual({ separate: false, root: false, why: "the grader does not run as root" });
-      expect(run.stdout).not.toContain("Note: the submitted code ran");
-      const asRoot = await grade(null, ["--target", "solution", "--only", "phase1"]);
-      const same = (r: Report) => comparable({ ...r, targetUser: undefined });
-      expect(same(asNobody)).toEqual(same(asRoot.report!));
-    } finally {
-      fs.rmSync(home, { recursive: true, force: true });
-    }
-  });
-
   test("buggy fixtures that run programs, git and real processes lose the same checks with users of their own as with the grader's", async () => {
     // One check each that they pass and one they fail, where their programs, git and sessions run.
     const fixtures = [["phase1/cp-command", "phase1"], ["phase3/replays-steps", "phase3.after-completion,phase3.three-sessions"], ["stretch-git/stale-lock", "stretch-git.commits,stretch-git.killed-in-commit"]] as const;
@@ -214,16 +191,38 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
   });
 });
 
-describe.runIf(!isRoot)("not as root, submitted code runs as the grader's user", () => {
-  test("the report records that it ran as the grader's own user, and the grade prints no note about it", async () => {
-    const target = await identityProbe();
-    try {
-      const run = await grade(target.path, ["--only", "phase1.absent"]);
-      expect(probeSaw(run.report!)).toContain(`uid=${process.getuid?.() ?? ""}`);
-      expect(run.report!.targetUser).toMatchObject({ separate: false, root: false });
-      expect(run.stdout).not.toContain("Note: the submitted code ran");
-    } finally {
-      await target.cleanup();
+// On a student's laptop the grader is an ordinary user. Run as root (CI), the test makes itself
+// one: a copy of the repository that belongs to `nobody`, graded by `nobody`.
+test("a grade run by an ordinary user runs the code as that user, records it in the report without a note, and scores as any other grade", async () => {
+  const probe = await identityProbe();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "contained-ordinary-"));
+  try {
+    const user = isRoot ? { uid: 65534, gid: 65534 } : { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+    const repo = isRoot ? path.join(home, "repo") : REPO_ROOT;
+    if (isRoot) {
+      fs.chmodSync(home, 0o755);
+      fs.cpSync(REPO_ROOT, repo, { recursive: true, verbatimSymlinks: true, filter: (from) => !/[\\/](\.git|\.grade)$/.test(from) });
+      fs.cpSync(probe.path, path.join(home, "probe"), { recursive: true });
+      spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, home]);
     }
-  });
+    const gradeAsUser = async (target: string, only: string) => {
+      const json = path.join(home, `${only}.json`);
+      const run = await execa(process.execPath, [path.join(repo, "grader/cli/launch.mjs"), "--target", target, "--only", only, "--json", json], {
+        cwd: repo, reject: false, env: { HOME: home, NO_COLOR: "1" }, extendEnv: false, ...(isRoot ? user : {}),
+      });
+      return { stdout: run.stdout, stderr: run.stderr, report: JSON.parse(fs.readFileSync(json, "utf8")) as Report };
+    };
+    const probed = await gradeAsUser(isRoot ? path.join(home, "probe") : probe.path, "phase1.absent");
+    expect(probeSaw(probed.report)).toContain(`uid=${user.uid} `);
+    expect(probed.report.targetUser).toEqual({ separate: false, root: false, why: "the grader does not run as root" });
+    const solution = await gradeAsUser("solution", "phase1");
+    expect(solution.stderr).toBe("");
+    expect(solution.stdout).not.toContain("Note: the submitted code ran");
+    const usual = await grade(null, ["--target", "solution", "--only", "phase1"]);
+    const same = (r: Report) => comparable({ ...r, targetUser: undefined });
+    expect(same(solution.report)).toEqual(same(usual.report!));
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+    await probe.cleanup();
+  }
 });
