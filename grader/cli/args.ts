@@ -1,6 +1,7 @@
 // The command line of `npm run grade`: what each flag means and what a wrong one says.
 import { FORMATS } from "../report/formats/index.js";
-import { readWords, unknownOption, valueOf, type Options } from "./command-line.js";
+import type { Rubric } from "../rubric.js";
+import { closest, readWords, unknownOption, usageLines, valueOf, type Options } from "./command-line.js";
 
 export interface GradeArgs {
   target: string;
@@ -16,18 +17,32 @@ export interface GradeArgs {
 
 export const USAGE = `Usage: npm run grade -- [options]
 
-  --target <dir>    the folder to grade (default: starter)
-  --only <id>       grade one deliverable (phase1) or one check (phase1.crash-safety); repeatable
-  --seed <n>        the seed for every random choice (default: the rubric's); "random" picks one
-  --replay <path>   replay one counterexample (the path printed with a failure); needs --only
-  --json <file>     also write the report as JSON to <file>
-  --rubric <file>   use another rubric file (weights, deliverables, seed, limits)
-${formatUsage()}
-  --help            show this text`;
+${usageLines([
+  ["--target <dir>", "the folder to grade (default: starter)"],
+  ["--only <id>", "grade one deliverable (phase1) or one check (phase1.crash-safety); repeatable"],
+  ["--seed <n>", 'the seed for every random choice (default: the rubric\'s); "random" picks one'],
+  ["--replay <path>", "replay one counterexample (the path printed with a failure); needs --only"],
+  ["--json <file>", "also write the report as JSON to <file>"],
+  ["--rubric <file>", "use another rubric file (weights, deliverables, seed, limits)"],
+  ...formatRows(),
+  ["--help", "show this text"],
+])}`;
 
-/** One usage line per report format: "  --junit <file>     the report as JUnit XML ...". */
-export function formatUsage(): string {
-  return FORMATS.map((f) => `  ${`${f.flag} <file>`.padEnd(18)}${f.describe}`).join("\n");
+/** What is wrong with `only` for `rubric` ("--only phase1.crash-safty: no such deliverable or check in the rubric (did you mean phase1.crash-safety?)"), or null. */
+export function unknownSelections(rubric: Rubric, only: string[]): string | null {
+  const ids = rubric.deliverables.flatMap((d) => [d.id, ...d.checks.map((c) => c.id)]);
+  const unknown = only.filter((id) => !ids.includes(id));
+  if (unknown.length === 0) return null;
+  const named = unknown.map((id) => {
+    const near = closest(id, ids);
+    return near ? `${id} (did you mean ${near}?)` : id;
+  });
+  return `--only ${named.join(", ")}: no such deliverable or check in the rubric`;
+}
+
+/** One usage row per report format: ["--junit <file>", "the report as JUnit XML ..."]. */
+export function formatRows(): [string, string][] {
+  return FORMATS.map((f) => [`${f.flag} <file>`, f.describe]);
 }
 
 const OPTIONS: Options = {
@@ -45,7 +60,7 @@ const OPTIONS: Options = {
 export function parseArgs(argv: string[]): GradeArgs {
   const args: GradeArgs = { target: "starter", only: [], outputs: [], help: false };
   for (const word of readWords(argv, OPTIONS, { inline: true })) {
-    if (word.kind !== "option") throw unknownOption(word.arg);
+    if (word.kind !== "option") throw unknownOption(word.arg, OPTIONS);
     switch (word.name) {
       case "target": args.target = valueOf(word); break;
       case "json": args.json = valueOf(word); break;

@@ -66,6 +66,56 @@ export function valueOf(word: Pick<OptionWord, "flag" | "value" | "inline">): st
   return word.value;
 }
 
-export function unknownOption(arg: string): Error {
-  return new Error(`unknown option ${JSON.stringify(arg)}`);
+/** "unknown option "--onyl" (did you mean --only?)": the suggestion when one declared option is close to what was written. */
+export function unknownOption(arg: string, options?: Options): Error {
+  return new Error(`unknown option ${JSON.stringify(arg)}${options ? hint(arg, options) : ""}`);
+}
+
+/** What the user may have meant: an option written with "=" where this command takes none, or the option a typo is closest to. */
+function hint(arg: string, options: Options): string {
+  if (!arg.startsWith("--")) return "";
+  const [written = "", ...rest] = arg.slice(2).split("=");
+  const declared = Object.hasOwn(options, written) ? options[written] : undefined;
+  if (declared && rest.length > 0) return declared.type === "boolean" ? ` (--${written} takes no value)` : ` (give its value after a space: --${written} ${rest.join("=")})`;
+  const near = written ? closest(written, Object.keys(options)) : undefined;
+  return near ? ` (did you mean --${near}?)` : "";
+}
+
+/** The one candidate closest to `word` (a letter added, dropped, changed or two swapped count one each), when it is close enough to be a typo and no other is as close. */
+export function closest(word: string, candidates: string[]): string | undefined {
+  const most = Math.min(2, Math.floor(word.length / 3));
+  const scored = candidates.map((c) => [c, editDistance(word.toLowerCase(), c.toLowerCase())] as const).filter(([, d]) => d <= most);
+  const best = Math.min(...scored.map(([, d]) => d));
+  const at = scored.filter(([, d]) => d === best);
+  return at.length === 1 ? at[0]![0] : undefined;
+}
+
+/** Edits from `a` to `b`: insertions, deletions, substitutions and swaps of two neighbours (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** Usage lines: the flags in one column as wide as the widest, each text beside its flag, wrapped to 80 columns under its own column. */
+export function usageLines(rows: [flag: string, text: string][]): string {
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 4;
+  return rows.map(([flag, text]) => `  ${flag.padEnd(width - 2)}${wrapWords(text, 80 - width).join(`\n${" ".repeat(width)}`)}`).join("\n");
+}
+
+/** `text` cut into lines of at most `width` characters, between words (a longer word has a line of its own). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > width) lines.push(line), (line = word);
+    else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
 }

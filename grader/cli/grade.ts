@@ -13,7 +13,7 @@ import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
-import { USAGE, parseArgs, type GradeArgs } from "./args.js";
+import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 
 /** Where the last report is always written, besides any --json file. */
 export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
@@ -34,9 +34,9 @@ async function main(): Promise<number> {
     console.error(`grade: the target ${JSON.stringify(args.target)} is not a folder`);
     return 2;
   }
-  const unknown = args.only.filter((id) => !rubric.deliverables.some((d) => d.id === id) && !rubricCheck(rubric, id));
-  if (unknown.length > 0) {
-    console.error(`grade: --only ${unknown.join(", ")}: no such deliverable or check in the rubric`);
+  const unknown = unknownSelections(rubric, args.only);
+  if (unknown) {
+    console.error(`grade: ${unknown}`);
     return 2;
   }
   // A report left by an earlier grade must not pass for this one if this one cannot finish.

@@ -9,15 +9,17 @@ import { FORMATS, formatOf } from "../report/formats/index.js";
 import { SCHEMA_VERSION, type Report } from "../report/report.js";
 import { loadRubric, type Rubric } from "../rubric.js";
 import { readReport } from "../report/read-report.js";
-import { formatUsage } from "./args.js";
-import { readWords, unknownOption, valueOf, type Options } from "./command-line.js";
+import { formatRows } from "./args.js";
+import { readWords, unknownOption, usageLines, valueOf, type Options } from "./command-line.js";
 
 const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
 
-  --from <file>     the JSON report of a grade (npm run grade -- --json <file>)
-  --only <id>       only this deliverable (repeatable)
-  --rubric <file>   the rubric the grade used, for a report that is missing
-${formatUsage()}`;
+${usageLines([
+  ["--from <file>", "the JSON report of a grade (npm run grade -- --json <file>)"],
+  ["--only <id>", "only this deliverable (repeatable)"],
+  ["--rubric <file>", "the rubric the grade used, for a report that is missing"],
+  ...formatRows(),
+])}`;
 
 /** A report standing for a grade that wrote none: every selected check an error, with `why`. */
 export function missingReport(rubric: Rubric, only: string[], why: string): Report {
@@ -60,7 +62,7 @@ function parseReportArgs(argv: string[]): ReportArgs {
     if (word.kind !== "option") {
       // Every word but --help is an option followed by its value: one not known is asked for that value first.
       valueOf({ flag: word.arg, value: argv[word.index + 1], inline: false });
-      throw unknownOption(word.arg);
+      throw unknownOption(word.arg, OPTIONS);
     }
     const value = valueOf(word);
     if (word.name === "from") args.from = value;

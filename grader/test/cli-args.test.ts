@@ -6,7 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { formatUsage, parseArgs, type GradeArgs } from "../cli/args.js";
+import { formatRows, parseArgs, unknownSelections, USAGE, type GradeArgs } from "../cli/args.js";
+import { usageLines } from "../cli/command-line.js";
 import { REPO_ROOT } from "../paths.js";
 import { FORMATS, formatOf } from "../report/formats/index.js";
 import type { Report } from "../report/report.js";
@@ -123,8 +124,10 @@ describe("npm run grade's arguments", () => {
     [["--h"], 'unknown option "--h"'],
     [["--=x"], 'unknown option "--=x"'],
     [["--="], 'unknown option "--="'],
-    [["---target", "x"], 'unknown option "---target"'],
-    [["--Target", "x"], 'unknown option "--Target"'],
+    [["---target", "x"], 'unknown option "---target" (did you mean --target?)'],
+    [["--Target", "x"], 'unknown option "--Target" (did you mean --target?)'],
+    [["--onyl", "phase1"], 'unknown option "--onyl" (did you mean --only?)'],
+    [["--juint=j.xml"], 'unknown option "--juint=j.xml" (did you mean --junit?)'],
     [["--no-help"], 'unknown option "--no-help"'],
     [["--constructor"], 'unknown option "--constructor"'],
     [["--__proto__"], 'unknown option "--__proto__"'],
@@ -140,6 +143,21 @@ describe("npm run grade's arguments", () => {
   ];
   test.each(refused)("refuses %j", (argv, message) => {
     expect(thrown(() => parseArgs(argv))).toBe(message);
+  });
+
+  test("the usage text's flags stand in one column, and no line is wider than 80 characters", () => {
+    const lines = USAGE.split("\n").filter((l) => l.startsWith("  "));
+    const column = (l: string) => /^ +\S.*?\s{2,}(?=\S)/.exec(l)?.[0].length ?? l.search(/\S/);
+    expect(new Set(lines.map(column)).size).toBe(1);
+    expect(Math.max(...USAGE.split("\n").map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  test("an --only id that is not in the rubric is named, with the one id it is a typo of", () => {
+    const rubric = loadRubric();
+    expect(unknownSelections(rubric, ["phase1", "phase1.crash-safety"])).toBeNull();
+    expect(unknownSelections(rubric, ["phase1.crash-safty", "phase9", "power-los"])).toBe(
+      "--only phase1.crash-safty (did you mean phase1.crash-safety?), phase9, power-los (did you mean power-loss?): no such deliverable or check in the rubric",
+    );
   });
 
   test("--seed random draws a new seed each time", () => {
@@ -203,8 +221,8 @@ describe("npm run grade-batch's arguments", () => {
     [["subs", "--seed"], "--seed needs a value"],
     [["subs", "--only"], "--only needs a value"],
     [["subs", "--only", "--out", "g.csv"], "--only needs a value"],
-    [["--out=g.csv", "subs"], 'unknown option "--out=g.csv"'],
-    [["--help=1"], 'unknown option "--help=1"'],
+    [["--out=g.csv", "subs"], 'unknown option "--out=g.csv" (give its value after a space: --out g.csv)'],
+    [["--help=1"], 'unknown option "--help=1" (--help takes no value)'],
     [["--bogus"], 'unknown option "--bogus"'],
     [["--bogus", "x"], 'unknown option "--bogus"'],
     [["--json", "x"], 'unknown option "--json"'],
@@ -263,10 +281,12 @@ async function runCommand(file: "../cli/report.js" | "../tools/export-student.js
 describe("npm run report's arguments", () => {
   const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
 
-  --from <file>     the JSON report of a grade (npm run grade -- --json <file>)
-  --only <id>       only this deliverable (repeatable)
-  --rubric <file>   the rubric the grade used, for a report that is missing
-${formatUsage()}`;
+${usageLines([
+  ["--from <file>", "the JSON report of a grade (npm run grade -- --json <file>)"],
+  ["--only <id>", "only this deliverable (repeatable)"],
+  ["--rubric <file>", "the rubric the grade used, for a report that is missing"],
+  ...formatRows(),
+])}`;
   const MISSING_WHY = "The grade did not finish, so this check has no result: read the grading step's log.";
   let tmp: { path: string; cleanup: () => Promise<void> };
   let saved: string;
@@ -332,9 +352,9 @@ ${formatUsage()}`;
     [["", "x"], 'unknown option ""'],
     [["--from=SAVED", "--junit", "OUT/j.xml"], "--from=SAVED needs a value"],
     [["--from=SAVED"], "--from=SAVED needs a value"],
-    [["--from=SAVED", "x"], 'unknown option "--from=SAVED"'],
+    [["--from=SAVED", "x"], 'unknown option "--from=SAVED" (give its value after a space: --from SAVED)'],
     [["--help=x"], "--help=x needs a value"],
-    [["--help=x", "y"], 'unknown option "--help=x"'],
+    [["--help=x", "y"], 'unknown option "--help=x" (--help takes no value)'],
     [["--json", "x"], 'unknown option "--json"'],
     [["--target", "x"], 'unknown option "--target"'],
     [["-hx"], "-hx needs a value"],
@@ -354,7 +374,7 @@ ${formatUsage()}`;
   ];
   test.each(refused)("refuses %j", async (argv, message) => {
     const run = await report_(argv.map((a) => a.replace("SAVED", saved).replace("OUT", at("out"))));
-    expect(run).toMatchObject({ code: 2, stdout: "", stderr: `report: ${message.replace("SAVED", saved).replace("OUT", at("out"))}\n\n${USAGE}\n` });
+    expect(run).toMatchObject({ code: 2, stdout: "", stderr: `report: ${message.replaceAll("SAVED", saved).replaceAll("OUT", at("out"))}\n\n${USAGE}\n` });
     expect(written()).toEqual({});
   });
 

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { REPO_ROOT } from "../paths.js";
-import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
+import { unknownSelections } from "../cli/args.js";
+import { loadRubric, type Rubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
 import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
@@ -25,8 +26,8 @@ async function main(argv: string[]): Promise<number> {
     args = parseBatchArgs(argv);
     if (args.help) return console.log(USAGE), 0;
     rubric = loadRubric(args.rubric && path.resolve(args.rubric));
-    const unknown = args.only.filter((id) => !rubric.deliverables.some((d) => d.id === id) && !rubricCheck(rubric, id));
-    if (unknown.length > 0) throw new Error(`--only ${unknown.join(", ")}: no such deliverable or check in the rubric`);
+    const unknown = unknownSelections(rubric, args.only);
+    if (unknown) throw new Error(unknown);
     if (!fs.statSync(args.submissions, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the submissions folder ${JSON.stringify(args.submissions)} is not a folder`);
   } catch (error) {
     console.error(`grade-batch: ${(error as Error).message}\n\n${USAGE}`);

@@ -1,6 +1,6 @@
 // The command line of `npm run grade-batch`: what each flag means and what a wrong one says.
 import { parseArgs as parseGradeArgs } from "../../cli/args.js";
-import { readWords, unknownOption, valueOf, type Options } from "../../cli/command-line.js";
+import { readWords, unknownOption, usageLines, valueOf, type Options } from "../../cli/command-line.js";
 
 export interface BatchArgs {
   submissions: string;
@@ -24,13 +24,15 @@ Grades every folder in <submissions-dir> (a clone of a student's repository, or 
 folder) with this repository's grader, and writes the gradebook to <file.csv> and each
 submission's JSON report to <file>-reports/.
 
-  --out <file.csv>   the gradebook to write (required)
-  --jobs <n>         grades run at once (default: half the cores, at least 1)
-  --timeout <s>      seconds one grade may take before it is stopped (default: the grade's own bound)
-  --seed <n>         passed to every grade ("random" picks one seed for the whole batch)
-  --only <id>        passed to every grade; repeatable
-  --rubric <file>    the rubric to grade with (its time limits are scaled to the load)
-  --help             show this text`;
+${usageLines([
+  ["--out <file.csv>", "the gradebook to write (required)"],
+  ["--jobs <n>", "grades run at once (default: half the cores, at least 1)"],
+  ["--timeout <s>", "seconds one grade may take before it is stopped (default: the grade's own bound)"],
+  ["--seed <n>", 'passed to every grade ("random" picks one seed for the whole batch)'],
+  ["--only <id>", "passed to every grade; repeatable"],
+  ["--rubric <file>", "the rubric to grade with (its time limits are scaled to the load)"],
+  ["--help", "show this text"],
+])}`;
 
 const OPTIONS: Options = {
   out: { type: "string" },
@@ -49,7 +51,7 @@ export function parseBatchArgs(argv: string[]): BatchArgs {
   const args: Omit<BatchArgs, "submissions" | "out" | "gradeArgs" | "only"> & { out?: string } = { help: false };
   for (const word of readWords(argv, OPTIONS)) {
     if (word.kind === "positional") positional.push(word.arg);
-    else if (word.kind === "unknown") throw unknownOption(word.arg);
+    else if (word.kind === "unknown") throw unknownOption(word.arg, OPTIONS);
     else if (word.name === "help") args.help = true;
     else if (word.name === "out") args.out = valueOf(word);
     else if (word.name === "rubric") args.rubric = valueOf(word);
