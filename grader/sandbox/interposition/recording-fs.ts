@@ -4,7 +4,7 @@
 // the way Node builds them, so `writeFileSync`, `copyFileSync` or `cpSync` can be torn like the
 // writes they are (recording-fs-compound.ts). Which export is passed through, recorded or refused
 // is fs-surface.ts's table.
-import { randomBytes } from "node:crypto";
+import crypto from "node:crypto";
 import realFs from "node:fs";
 import path from "node:path";
 import { opensToCreate } from "../../crash/trace.js";
@@ -52,7 +52,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   const store = (p: PathLike) => current()?.store(toPath(p)) ?? toPath(p);
-  const randomName = (length: number) => [...randomBytes(length)].map((b) => TEMP_CHARS[b % TEMP_CHARS.length]).join("");
+  const randomName = (length: number) => [...crypto.randomBytes(length)].map((b) => TEMP_CHARS[b % TEMP_CHARS.length]).join("");
   const fdOf = (fd: number) => current()?.fdId(fd);
 
   const sync = {
