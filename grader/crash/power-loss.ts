@@ -11,9 +11,9 @@
 //   unsynced entries the same way.
 // Each policy below is one way the unsynced parts went; together they cover those failures.
 import fs from "node:fs";
-import path from "node:path";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
 import { type FileNode, onDisk, PowerModel, type PowerNode } from "./power-model.js";
+import { inScenario } from "./trace.js";
 
 /** The policies a power-loss check tries at each crash point (both kept is a process crash). */
 export const POWER_POLICIES: readonly PowerPolicy[] = [
@@ -36,7 +36,7 @@ export function modelAt(trace: Trace, cut: Cut, settled = cut.power?.settled ?? 
 
 /** Writes into `root` (a fresh scenario folder) what a power cut at `cut` leaves under `policy`. */
 export function powerReplay(trace: Trace, cut: Cut, policy: PowerPolicy, root: string): void {
-  const real = (p: string) => (p === "@" ? root : p.startsWith("@/") ? path.join(root, p.slice(2)) : p);
+  const real = (stored: string) => inScenario(root, stored);
   const written = new Map<PowerNode, string>();
   for (const [name, node] of powerImage(modelAt(trace, cut), policy)) {
     if (name === "@") continue;

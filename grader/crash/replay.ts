@@ -1,15 +1,15 @@
 // Rebuilds on disk the state a crash leaves: the first `cut.at` entries of a trace done, and,
 // when `cut.bytes` is set, only that many bytes of the write at `cut.at` (a torn write).
 import fs from "node:fs";
-import path from "node:path";
 import type { Cut, Trace } from "./model.js";
 import { powerReplay } from "./power-loss.js";
+import { inScenario } from "./trace.js";
 
 /** Replays the trace up to `cut` into `root` (a fresh folder), then closes what it opened. */
 export function replay(trace: Trace, cut: Cut, root: string): void {
   if (cut.power) return powerReplay(trace, cut, cut.power, root);
   const fds = new Map<number, number>();
-  const real = (p: string) => (p === "@" ? root : p.startsWith("@/") ? path.join(root, p.slice(2)) : p);
+  const real = (stored: string) => inScenario(root, stored);
   const fdOf = (id: number) => {
     const fd = fds.get(id);
     if (fd === undefined) throw new Error(`replay: descriptor ${id} is not open`);

@@ -1,6 +1,7 @@
 // Questions about a trace's entries: which ones change the disk, what open flags do and what they
 // are called, how a stored path reads in a message. The entries' types are in model.ts.
 import { constants as fsConstants } from "node:fs";
+import path from "node:path";
 import type { AttrCall, TraceEntry } from "./model.js";
 
 /** What an attribute call changes, in a word: "mode", "owner" or "times". */
@@ -53,6 +54,11 @@ export function flagNames(flags: number): string {
   }
   if (rest !== 0) names.push(`0o${rest.toString(8)}`);
   return names.filter(Boolean).join("|");
+}
+
+/** Where a stored path is when the scenario folder is `root` ("@/work/x" is `<root>/work/x`); a path outside the scenario stays as it is. */
+export function inScenario(root: string, stored: string): string {
+  return stored === "@" ? root : stored.startsWith("@/") ? path.join(root, stored.slice(2)) : stored;
 }
 
 /** Returns the path relative to the scenario folder, for messages ("@/work/x" becomes "x"). */
