@@ -36,6 +36,9 @@ export interface PreparedTarget {
 /** Bundles the deliverable's file in every combination of student and reference earlier files. */
 export async function prepareTarget(config: GradeConfig, files: DeliverableFiles): Promise<PreparedTarget> {
   const variants: Variant[] = [];
+  // A reference file identical to the student's makes a variant that runs the same code as one
+  // tried before it: the same code gets the same verdict, so it is not tried again.
+  const codes = new Set<string>();
   let problem: string | undefined;
   for (const fromReference of combinations((files.earlier ?? []).filter(inReference))) {
     const replace: Record<string, string> = {};
@@ -45,7 +48,8 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     const result = await bundleTarget({ targetDir: config.targetDir, file, replace, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
     // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
     if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
-    if (result.ok) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
+    if (result.ok && !codes.has(result.code)) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
+    if (result.ok) codes.add(result.code);
     else problem ??= result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
   }
   const ownFilesWork = variants[0]?.label === "";

@@ -1,7 +1,8 @@
 // Compiles one file of a target folder, with everything it imports, into a single CommonJS
 // bundle the sandbox can instantiate many times. Node's built-in modules and the lab module stay
 // outside the bundle, so the sandbox can hand the target its own `fs` and the pristine lab.
-import { build, type BuildOptions, type Message, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Message, type Metafile, type Plugin } from "esbuild";
+import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +21,8 @@ export interface BundleRequest {
   outFile: string;
 }
 
-export type BundleResult = { ok: true; file: string } | { ok: false; problem: string };
+/** `code`: a digest of what the bundle runs, the same for two bundles of the same code wherever their files lie. */
+export type BundleResult = { ok: true; file: string; code: string } | { ok: false; problem: string };
 
 /** Bundles `targetDir/file` to `outFile`, or says in the student's terms why it cannot. */
 export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
@@ -38,10 +40,11 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
     define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
     plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
+    metafile: true,
   } satisfies BuildOptions;
   try {
-    await build({ ...options, format: "cjs", outfile: req.outFile });
-    return { ok: true, file: req.outFile };
+    const result = await build({ ...options, format: "cjs", outfile: req.outFile });
+    return { ok: true, file: req.outFile, code: codeDigest(fs.readFileSync(req.outFile, "utf8"), result.metafile) };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     if (!errors.some((e) => /top-level await/i.test(e.text))) {
@@ -51,12 +54,24 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   // Top-level await: an ES module bundle, run as the body of an async function.
   try {
     const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]) });
-    fs.writeFileSync(req.outFile, esmBundleToAsyncBody(result.outputFiles[0]!.text));
-    return { ok: true, file: req.outFile };
+    const text = esmBundleToAsyncBody(result.outputFiles[0]!.text);
+    fs.writeFileSync(req.outFile, text);
+    return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile) };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error) };
   }
+}
+
+/**
+ * A digest of the bundle without what names where its files lie: the comment esbuild writes above
+ * each input file's code (the input's path) and the source map (which maps to those paths). Two
+ * bundles with the same digest run the same code; only the file names in a stack trace differ.
+ */
+function codeDigest(text: string, metafile: Metafile): string {
+  const inputs = new Set(Object.keys(metafile.inputs).map((input) => `// ${input}`));
+  const code = text.split("\n").filter((line) => !inputs.has(line) && !line.startsWith("//# sourceMappingURL="));
+  return createHash("sha256").update(code.join("\n")).digest("hex");
 }
 
 /** The lab module is provided by the sandbox at run time. */
