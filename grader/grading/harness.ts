@@ -39,16 +39,20 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
   const files = deliverableModules(config.rubric, deliverable);
   describe.concurrent(deliverable, () => {
     let target: PreparedTarget;
+    let began = Date.now();
     beforeAll(async () => {
+      began = Date.now();
       target = await prepareTarget(config, files);
     });
     for (const check of checks) {
       test.skipIf(!isSelected(config, check.id))(check.id, async ({ task }) => {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
+        const started = Date.now();
         const { verdict, crashStates } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0 } : await gradeCheck(check, config, target);
+        const ended = Date.now();
         postVerdict(config, check.id, verdict.status);
-        task.meta.check = { id: check.id, deliverable, crashStates, ...verdict };
+        task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
       });
     }

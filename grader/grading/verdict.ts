@@ -14,6 +14,10 @@ export interface CheckMeta extends Verdict {
   id: string;
   deliverable: string;
   crashStates: number;
+  /** The check's own wall time in ms (0 when it did not run); varies from grade to grade. */
+  durationMs: number;
+  /** When its deliverable began (its files' compiling) and when this check ended, in ms since the epoch. */
+  span: [number, number];
 }
 
 declare module "vitest" {

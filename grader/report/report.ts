@@ -4,7 +4,7 @@ import type { Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
 
@@ -17,6 +17,8 @@ export interface CheckReport {
   message?: string;
   replay?: string;
   crashStates: number;
+  /** Wall time of the check in ms (schema 3): 0 for one not run; varies from grade to grade. */
+  durationMs?: number;
 }
 
 export interface DeliverableReport {
@@ -28,6 +30,9 @@ export interface DeliverableReport {
   points: number;
   maxPoints: number;
   checks: CheckReport[];
+  /** Crash states its checks checked, and its wall time in ms from compiling its files to its last check's end (schema 3). */
+  crashStates?: number;
+  durationMs?: number;
   /** What the deliverable measured without scoring it (schema 2), when it measured anything. */
   measurements?: MeasurementReport[];
 }
@@ -76,12 +81,14 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
         status = "blocked";
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates });
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates, durationMs: meta.durationMs });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);
     const measured = (opts.measurements ?? []).filter((m) => m.deliverable === d.id).map((m) => m.report);
-    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, ...(measured.length > 0 ? { measurements: measured } : {}) });
+    const spans = opts.metas.filter((m) => m.deliverable === d.id).map((m) => m.span);
+    const durationMs = spans.length === 0 ? 0 : Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]));
+    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
   const graded = deliverables.filter((d) => d.status === "graded");
   const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);

@@ -30,6 +30,23 @@ describe.concurrent("grading the repository's own targets", () => {
     expect(run.stdout).toContain("Score 100/100");
   });
 
+  test("the report says each check's and each deliverable's wall time and crash states, within the grade's own", async () => {
+    const run = await grade("solution", ["--only", "phase1", "--only", "stretch-diff"]);
+    const { deliverables, stats } = run.report!;
+    expect(deliverables.map((d) => d.id)).toEqual(["phase1", "stretch-diff"]);
+    for (const d of deliverables) {
+      expect(d.crashStates).toBe(d.checks.reduce((n, c) => n + c.crashStates, 0));
+      expect(d.durationMs).toBeGreaterThan(0);
+      expect(d.durationMs).toBeLessThanOrEqual(stats.durationMs);
+      for (const c of d.checks) {
+        expect(c.durationMs).toBeGreaterThan(0);
+        expect(c.durationMs).toBeLessThanOrEqual(d.durationMs!);
+      }
+    }
+    expect(deliverables.reduce((n, d) => n + d.crashStates!, 0)).toBe(stats.crashStates);
+    expect(deliverables[0]!.crashStates).toBeGreaterThan(100);
+  });
+
   test("the starter (the default target) earns 0, exits 1, and says what is not implemented (or, for a check built on one, which one)", async () => {
     const run = await grade(null);
     expect(run.exitCode).toBe(1);

@@ -53,10 +53,12 @@ export function notPassedWhy(report: Report): Record<string, string> {
   return Object.fromEntries(report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => [c.id, c.message ?? c.status])));
 }
 
-/** The report without what legitimately varies between runs (duration, target name, measured times). */
+/** The report without what legitimately varies between runs (durations, target name, measured times). */
 export function comparable(report: Report): unknown {
   const deliverables = report.deliverables.map((d) => ({
     ...d,
+    durationMs: 0,
+    checks: d.checks.map((c) => ({ ...c, durationMs: 0 })),
     measurements: d.measurements?.map((m) => ({ ...m, data: null, rows: m.rows.map((r) => (r.varies ? { ...r, cells: [] } : r)) })),
   }));
   return { ...report, target: "", deliverables, stats: { ...report.stats, durationMs: 0 } };
