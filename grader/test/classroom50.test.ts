@@ -11,7 +11,7 @@ import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import type { Report } from "../report/report.js";
-import { copyRepository, labFiles, putFiles } from "./support/checkout.js";
+import { copyRepository, keepOnlyBonus, labFiles, putFiles } from "./support/checkout.js";
 
 const AUTOGRADER = path.join(REPO_ROOT, "classroom50", "autograder.py");
 const RUNNER_ENV = {
@@ -26,6 +26,8 @@ const RUNNER_ENV = {
   // The checkout's node_modules is this repository's, linked: see autograder.py.
   CLASSROOM50_SKIP_INSTALL: "1",
 };
+/** The bonus tier these runs keep (see keepOnlyBonus): the cheapest to grade. */
+const ONE_BONUS = ["stretch-diff"];
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "classroom50", "result.schema.json"), "utf8")));
 
 interface Result {
@@ -79,13 +81,15 @@ function expectSameAsReport(result: Result, report: Report): void {
 
 describe.concurrent("Classroom 50: autograder.py in a simulated checkout", () => {
   test("the solution: exit 0, a valid result.json with 100/100 and every test passed", async () => {
-    const run = await autograde(labFiles());
+    // One bonus tier, the cheapest (see keepOnlyBonus): enough to show bonus checks kept out of the score.
+    const run = await autograde(labFiles(), {}, (checkout) => keepOnlyBonus(checkout, ONE_BONUS));
     expect(run.exitCode, run.stderr).toBe(0);
     expectValid(run.result);
     expectSameAsReport(run.result, run.report!);
     expect(run.result.score).toBe(100);
     expect(run.result.tests.every((t) => t.passed)).toBe(true);
-    expect(run.releaseBody).toMatch(/^## Checkpoint lab: 100\/100, bonus 50\/50\n/);
+    expect(run.releaseBody).toMatch(/^## Checkpoint lab: 100\/100, bonus 10\/10\n/);
+    expect(run.result.tests.filter((t) => t["test-name"].startsWith("(bonus) stretch-diff.")).length).toBeGreaterThan(0);
   });
 
   test("the starter: 0/100, each lost point told in release-body.md; a result.json in the checkout is not taken for the grade", async () => {
@@ -101,7 +105,7 @@ describe.concurrent("Classroom 50: autograder.py in a simulated checkout", () =>
 
   test("a runner that skips a step on resume: the report's core score, lost on phase2's checks only, each one told with its replay", async () => {
     const fixture = path.join(REPO_ROOT, "grader/fixtures/phase2/skip-step-on-resume");
-    const run = await autograde(labFiles(fixture));
+    const run = await autograde(labFiles(fixture), {}, (checkout) => keepOnlyBonus(checkout, ONE_BONUS));
     expect(run.exitCode, run.stderr).toBe(0);
     expectValid(run.result);
     expectSameAsReport(run.result, run.report!);

@@ -22,6 +22,8 @@ const WORKFLOWS = path.join(REPO_ROOT, ".github/workflows");
 const CLASSROOM = path.join(WORKFLOWS, "classroom.yml");
 const REPORTER = "classroom-resources/autograding-grading-reporter";
 const BUGGY = "phase2/skip-step-on-resume";
+/** The bonus tier the platform tests keep (see keepOnlyBonus): the cheapest to grade. */
+const ONE_BONUS = ["stretch-diff"];
 
 /** The workflow's one job. */
 function classroomJob(): WorkflowJob {
@@ -53,8 +55,8 @@ interface ClassroomRun {
 }
 
 /** Runs the workflow's job on a checkout whose starter/ is `target`; `npm ci` is replaced by the repository's node_modules. */
-async function runClassroom(target: string | null | "missing"): Promise<ClassroomRun> {
-  const checkout = await checkoutWith(target);
+async function runClassroom(target: string | null | "missing", options: { bonus?: string[] } = {}): Promise<ClassroomRun> {
+  const checkout = await checkoutWith(target, options);
   try {
     let reporter: ReporterOutcome | undefined;
     const job = await runJob(classroomJob(), {
@@ -178,8 +180,10 @@ describe("the autograding workflow, read and linted", () => {
 
 describe.concurrent("the autograding workflow, run as GitHub would", () => {
   test("the solution: the reporter annotates 100/100, the report's core score, and passes", async () => {
-    const run = await runClassroom(SOLUTION_DIR);
-    // Bonus points are the solution-and-starter test's concern; here they only have to stay out of the total.
+    // Bonus points are the solution-and-starter test's concern; here they only have to stay out of
+    // the total: one bonus tier shows that (the grade of every tier is graded elsewhere).
+    const run = await runClassroom(SOLUTION_DIR, { bonus: ONE_BONUS });
+    expect(run.report!.maxBonus).toBeGreaterThan(0);
     const { reporter } = expectReporterMatchesReport(run);
     expect(reporter.annotation).toBe("Points 100/100");
     expect(reporter.failed).toBe(false);
@@ -201,7 +205,7 @@ describe.concurrent("the autograding workflow, run as GitHub would", () => {
   test(`a buggy runner (${BUGGY}): partial credit on phase2 only, and the reporter's total is the report's`, async () => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", BUGGY));
     try {
-      const run = await runClassroom(target.path);
+      const run = await runClassroom(target.path, { bonus: ONE_BONUS });
       const { reporter, report } = expectReporterMatchesReport(run);
       const byRunner = Object.fromEntries(reporter.runners.map(({ id, result }) => [id, result.tests.reduce((n, t) => n + t.score, 0)]));
       expect(byRunner.phase1).toBe(35);

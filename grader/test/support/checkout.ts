@@ -26,14 +26,31 @@ export async function copyRepository(dir: string): Promise<void> {
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
 }
 
-/** A checkout whose starter/ holds `target`'s files (`null`: the starter as it is; `"missing"`: no starter/ at all). */
-export async function checkoutWith(target: string | null | "missing"): Promise<Checkout> {
+/**
+ * A checkout whose starter/ holds `target`'s files (`null`: the starter as it is; `"missing"`: no
+ * starter/ at all); `bonus`, when given, the only bonus deliverables its rubric keeps.
+ */
+export async function checkoutWith(target: string | null | "missing", options: { bonus?: string[] } = {}): Promise<Checkout> {
   const checkout = await dir({ unsafeCleanup: true, prefix: "checkout-" });
   await copyRepository(checkout.path);
+  if (options.bonus) keepOnlyBonus(checkout.path, options.bonus);
   const starter = path.join(checkout.path, "starter");
   if (target !== null) fs.rmSync(starter, { recursive: true });
   if (target !== null && target !== "missing") fs.cpSync(target, starter, { recursive: true });
   return checkout;
+}
+
+/**
+ * Turns off, in the checkout's rubric, every bonus deliverable but `kept`, as an instructor may:
+ * a platform test that is about how scores are carried (the core score, bonus points kept out of
+ * it) then grades one bonus tier, the cheapest, instead of every one (each full grade of the
+ * solution spends most of its time in the bonus tiers, stretch-git first).
+ */
+export function keepOnlyBonus(checkout: string, kept: string[]): void {
+  const file = path.join(checkout, "grader", "rubric.json");
+  const rubric = JSON.parse(fs.readFileSync(file, "utf8")) as { deliverables: { id: string; kind: string; enabled: boolean }[] };
+  for (const d of rubric.deliverables) if (d.kind === "bonus" && !kept.includes(d.id)) d.enabled = false;
+  fs.writeFileSync(file, JSON.stringify(rubric, null, 2) + "\n");
 }
 
 /** The .ts files of `dirs` by name, a later folder's in place of an earlier one's. */
