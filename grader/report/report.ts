@@ -3,6 +3,7 @@
 import type { Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
+import { notStartedDeliverables, type NotStarted } from "./not-started.js";
 
 export const SCHEMA_VERSION = 3;
 
@@ -33,6 +34,8 @@ export interface DeliverableReport {
   /** Crash states its checks checked, and its wall time in ms from compiling its files to its last check's end (schema 3). */
   crashStates?: number;
   durationMs?: number;
+  /** Not started (schema 3): every check failed, or waits on one that failed, because these functions still throw the starter's error. */
+  notStarted?: NotStarted;
   /** What the deliverable measured without scoring it (schema 2), when it measured anything. */
   measurements?: MeasurementReport[];
 }
@@ -90,6 +93,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     const durationMs = spans.length === 0 ? 0 : Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]));
     deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
+  for (const [id, why] of notStartedDeliverables(deliverables, opts.rubric)) deliverables.find((d) => d.id === id)!.notStarted = why;
   const graded = deliverables.filter((d) => d.status === "graded");
   const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
   return {

@@ -1,6 +1,8 @@
 // The scoreboard printed by `npm run grade`: colours on a terminal, plain text when piped.
 import pc from "picocolors";
 import type { MeasurementReport } from "./measurement.js";
+import { notStartedLine } from "./not-started.js";
+import { crashStates } from "./words.js";
 import type { CheckReport, Report } from "./report.js";
 
 const MARK = { passed: "✓", failed: "✗", blocked: "–", error: "!" } as const;
@@ -12,7 +14,9 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   for (const d of report.deliverables) {
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(`${c.bold(pad(d.title, 66))} ${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`);
-    for (const check of d.checks) out.push(...renderCheck(c, check));
+    // Not started: one line, not one story per check that all say the same.
+    if (d.notStarted) out.push(c.yellow(`  ${MARK.blocked} ${notStartedLine(d.notStarted)}`));
+    else for (const check of d.checks) out.push(...renderCheck(c, check));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m));
     out.push("");
   }
@@ -21,7 +25,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   out.push(
     c.bold(`Score ${report.score}/${report.maxScore}${bonus}`) +
-      c.dim(` · ${report.stats.crashStates.toLocaleString("en-US")} crash states checked in ${opts.seconds.toFixed(1)} s`),
+      c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`),
   );
   return out.join("\n");
 }

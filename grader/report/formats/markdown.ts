@@ -1,6 +1,8 @@
 // The grade as Markdown: a job summary on GitHub, release notes on Classroom 50, or a file to
 // read. Scores first, then each deliverable's checks, each lost point with its story and replay.
 import type { MeasurementReport } from "../measurement.js";
+import { notStartedLine } from "../not-started.js";
+import { crashStates } from "../words.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
@@ -14,10 +16,11 @@ export function markdown(report: Report, only: string[] = []): string {
   for (const d of deliverables) out.push(`| ${cell(d.title)} | ${d.status === "graded" ? `${d.points}/${d.maxPoints}` : "not graded yet"}${d.kind === "bonus" ? " (bonus)" : ""} |`);
   for (const d of deliverables.filter((d) => d.status === "graded")) {
     out.push("", `### ${d.title}: ${d.points}/${d.maxPoints}${d.kind === "bonus" ? " (bonus)" : ""}`, "");
-    for (const c of d.checks) out.push(...renderCheck(c));
+    if (d.notStarted) out.push(`- ${MARK.blocked} ${notStartedLine(d.notStarted)}`);
+    else for (const c of d.checks) out.push(...renderCheck(c));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(m));
   }
-  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${report.stats.crashStates.toLocaleString("en-US")} crash states checked.`);
+  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${crashStates(report.stats.crashStates)} checked.`);
   return out.join("\n") + "\n";
 }
 

@@ -1,0 +1,74 @@
+// A deliverable not started yet: every check that ran failed because a function still throws the
+// starter's "not implemented yet" error, and every other check waits on such a check. Its row
+// then says that in one line, instead of one story per check that all say the same.
+import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../paths.js";
+import type { Rubric } from "../rubric.js";
+import type { DeliverableReport } from "./report.js";
+
+/** What the starter's error says: "not implemented yet: runTask (starter/runner.ts)". */
+const NOT_IMPLEMENTED = /not implemented yet: ([A-Za-z_$][\w$]*) \(([^)\s]+)\)/g;
+
+/** Why a deliverable is not started: the functions that still throw, as "runTask (runner.ts)", and whether they are all its file's. */
+export interface NotStarted {
+  functions: string[];
+  /** Every function the starter leaves to write in the deliverable's own file still throws. */
+  all: boolean;
+}
+
+/** The functions a message says still throw the starter's error, as "name (file.ts)", in order, once each. */
+export function notImplementedIn(message: string): string[] {
+  return [...new Set([...message.matchAll(NOT_IMPLEMENTED)].map((m) => `${m[1]} (${path.basename(m[2]!)})`))];
+}
+
+/** The functions the starter's `file` leaves to write ("name (file.ts)"); [] when there is no starter copy of it. */
+export function starterFunctions(file: string, starterDir = path.join(REPO_ROOT, "starter")): string[] {
+  try {
+    return notImplementedIn(fs.readFileSync(path.join(starterDir, file), "utf8"));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The deliverables not started, by id. One is when none of its checks passed, every check that
+ * ran failed naming a function that still throws the starter's error (on its own, when blocked),
+ * and every check that did not run waits on a check of a deliverable not started.
+ */
+export function notStartedDeliverables(deliverables: DeliverableReport[], rubric: Rubric, starterDir?: string): Map<string, NotStarted> {
+  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const deliverableOf = new Map(deliverables.flatMap((d) => d.checks.map((c) => [c.id, d.id] as const)));
+  const found = new Map<string, NotStarted>();
+  // Fixed point: a deliverable whose checks all wait on a deliverable found here is found next.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of deliverables) {
+      if (found.has(d.id) || d.status !== "graded" || d.checks.length === 0 || d.checks.some((c) => c.status === "passed" || c.status === "error")) continue;
+      const functions = new Set<string>();
+      const waitsOnNotStarted = (id: string) => (requires.get(id) ?? []).some((r) => r !== id && found.has(deliverableOf.get(r) ?? "") && deliverableOf.get(r) !== d.id);
+      const sameCause = d.checks.every((c) => {
+        const named = notImplementedIn(c.message ?? "");
+        named.forEach((f) => functions.add(f));
+        return named.length > 0 || (c.status === "blocked" && waitsOnNotStarted(c.id));
+      });
+      if (!sameCause) continue;
+      // A deliverable whose checks all wait on another one: the same functions as that one.
+      if (functions.size === 0) for (const c of d.checks) for (const r of requires.get(c.id) ?? []) found.get(deliverableOf.get(r) ?? "")?.functions.forEach((f) => functions.add(f));
+      const file = rubric.deliverables.find((r) => r.id === d.id)?.file ?? "";
+      const own = starterFunctions(file, starterDir);
+      found.set(d.id, { functions: [...functions], all: own.length > 0 && own.every((f) => functions.has(f)) });
+      changed = true;
+    }
+  }
+  return found;
+}
+
+/** "not started: runTask is not implemented yet", or, when some of its file's functions work, which ones every check needs. */
+export function notStartedLine(n: NotStarted): string {
+  const names = n.functions.map((f) => f.replace(/ \(.*\)$/, ""));
+  const files = [...new Set(n.functions.map((f) => /\((.*)\)$/.exec(f)?.[1] ?? ""))];
+  const list = names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const verb = names.length === 1 ? "is" : "are";
+  return n.all ? `not started: ${list} ${verb} not implemented yet (${files.join(", ")})` : `${list} (${files.join(", ")}) ${verb} not implemented yet, and every check here needs ${names.length === 1 ? "it" : "them"}`;
+}

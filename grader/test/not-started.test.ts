@@ -1,0 +1,70 @@
+// A deliverable not started is told in one line: found from the report's checks alone, and only
+// when every check failed, or waits on one that failed, because the starter's functions still throw.
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { notImplementedIn, notStartedDeliverables, notStartedLine, starterFunctions } from "../report/not-started.js";
+import type { CheckReport, DeliverableReport } from "../report/report.js";
+import { loadRubric } from "../rubric.js";
+
+const rubric = loadRubric();
+const threw = (fn: string, file: string) => `${fn} is not implemented yet (it threw "not implemented yet: ${fn} (starter/${file})")`;
+
+/** A graded deliverable of the rubric with each check's status and message from `checks` (passed when not named). */
+function deliverable(id: string, checks: Record<string, Pick<CheckReport, "status" | "message">> = {}): DeliverableReport {
+  const d = rubric.deliverables.find((r) => r.id === id)!;
+  const reports = d.checks.map((c) => ({ id: c.id, title: c.title, points: 0, maxPoints: c.points, crashStates: 0, status: "passed" as const, ...checks[c.id] }));
+  return { id, title: d.title, kind: d.kind, status: "graded", points: 0, maxPoints: 0, checks: reports };
+}
+
+/** Every check of `id` failed with `message`. */
+function allFailed(id: string, message: string): DeliverableReport {
+  const d = rubric.deliverables.find((r) => r.id === id)!;
+  return deliverable(id, Object.fromEntries(d.checks.map((c) => [c.id, { status: "failed" as const, message }])));
+}
+
+describe("a deliverable not started", () => {
+  test("the starter's functions are read from its files, and named in a message as name (file)", () => {
+    expect(starterFunctions("checkpoint.ts")).toEqual(["atomicCheckpoint (checkpoint.ts)", "loadCheckpoint (checkpoint.ts)"]);
+    expect(starterFunctions("no-such-file.ts")).toEqual([]);
+    expect(notImplementedIn(`${threw("runTask", "runner.ts")}; then ${threw("runTask", "runner.ts")}`)).toEqual(["runTask (runner.ts)"]);
+    expect(notImplementedIn("runTask threw Error: something else")).toEqual([]);
+  });
+
+  test("every check failing on the starter's functions, every one of its file's: 'not started'", () => {
+    const phase1 = allFailed("phase1", `${threw("atomicCheckpoint", "checkpoint.ts")} and ${threw("loadCheckpoint", "checkpoint.ts")}`);
+    const found = notStartedDeliverables([phase1], rubric);
+    expect(found.get("phase1")).toEqual({ functions: ["atomicCheckpoint (checkpoint.ts)", "loadCheckpoint (checkpoint.ts)"], all: true });
+    expect(notStartedLine(found.get("phase1")!)).toBe("not started: atomicCheckpoint and loadCheckpoint are not implemented yet (checkpoint.ts)");
+  });
+
+  test("only some of its file's functions missing: it names them and says every check needs them, not 'not started'", () => {
+    const found = notStartedDeliverables([allFailed("phase1", threw("loadCheckpoint", "checkpoint.ts"))], rubric).get("phase1")!;
+    expect(found.all).toBe(false);
+    expect(notStartedLine(found)).toBe("loadCheckpoint (checkpoint.ts) is not implemented yet, and every check here needs it");
+  });
+
+  test("one check passed, or one failed for another reason: not one line, every check tells its own story", () => {
+    const message = threw("runTask", "runner.ts");
+    const onePassed = deliverable("phase2", { "phase2.complete-run": { status: "failed", message }, "phase2.finished": { status: "failed", message } });
+    const otherCause = allFailed("phase2", message);
+    otherCause.checks[1] = { ...otherCause.checks[1]!, message: "step 3 ran 2 times" };
+    expect([...notStartedDeliverables([onePassed, otherCause], rubric).keys()]).toEqual([]);
+  });
+
+  test("a bonus tier whose checks all wait on a not-started deliverable's check is not started, with that deliverable's functions", () => {
+    const phase1 = allFailed("phase1", `${threw("atomicCheckpoint", "checkpoint.ts")} and ${threw("loadCheckpoint", "checkpoint.ts")}`);
+    const waiting = allFailed("power-loss", "Scored only once phase1.crash-safety passes; fix that first.");
+    waiting.checks.forEach((c) => (c.status = "blocked"));
+    const found = notStartedDeliverables([phase1, waiting], rubric);
+    expect(found.get("power-loss")).toEqual(found.get("phase1"));
+    // Waiting on a deliverable that is started (its crash safety failed on a real bug) is not "not started".
+    const started = allFailed("phase1", "the checkpoint was torn");
+    expect(notStartedDeliverables([started, waiting], rubric).has("power-loss")).toBe(false);
+  });
+
+  test("a starter with no starter/ copy of the file: its functions are named, never 'not started'", () => {
+    const found = notStartedDeliverables([allFailed("phase2", threw("runTask", "runner.ts"))], rubric, path.join(REPO_ROOT, "no-starter-here"));
+    expect(found.get("phase2")).toEqual({ functions: ["runTask (runner.ts)"], all: false });
+  });
+});
