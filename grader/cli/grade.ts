@@ -77,7 +77,7 @@ async function main(): Promise<number> {
       rubric,
       identity,
     };
-    const graded = await grade(config, started);
+    const graded = await grade(config, started, args.only);
     endTargets(identity); // before any report is written: nothing of the target's can rewrite it
     graded.targetUser = { separate: identity.separate, root: process.getuid?.() === 0, ...(identity.separate ? {} : { why: identity.why }) };
     const report = scrubReport(graded, [work, REPO_ROOT + path.sep, targetDir + path.sep]);
@@ -120,7 +120,7 @@ function otherFileSystem(work: string): string | undefined {
 }
 
 /** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */
-async function grade(config: GradeConfig, started: number): Promise<Report> {
+async function grade(config: GradeConfig, started: number, only: string[]): Promise<Report> {
   const collector = new VerdictCollector();
   const deliverables = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
   if (deliverables.length > 0) {
@@ -135,7 +135,7 @@ async function grade(config: GradeConfig, started: number): Promise<Report> {
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
   const selected = (id: string) => isSelected(config, id) || config.only.length === 0;
-  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started });
+  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started, only });
 }
 
 class GraderError extends Error {}

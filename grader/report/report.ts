@@ -34,6 +34,8 @@ export interface DeliverableReport {
   /** Crash states its checks checked, and its wall time in ms from compiling its files to its last check's end (schema 3). */
   crashStates?: number;
   durationMs?: number;
+  /** When fewer than all its checks were graded (`--only`): the points all of them are worth (schema 3). */
+  partial?: { maxPoints: number };
   /** Not started (schema 3): every check failed, or waits on one that failed, because these functions still throw the starter's error. */
   notStarted?: NotStarted;
   /** What the deliverable measured without scoring it (schema 2), when it measured anything. */
@@ -50,6 +52,8 @@ export interface Report {
   maxBonus: number;
   deliverables: DeliverableReport[];
   stats: { crashStates: number; durationMs: number };
+  /** A grade of some checks only (`--only`, as given; schema 3): the lab's whole core and bonus points, of which these are a part. */
+  partial?: { only: string[]; maxScore: number; maxBonus: number };
   /** Who the submitted code ran as: a user of its own (the grade ran as root), or the grader's own user, and why. */
   targetUser?: TargetUserReport;
 }
@@ -62,7 +66,7 @@ export interface TargetUserReport {
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
-export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number }): Report {
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[] }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
@@ -91,11 +95,14 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     const measured = (opts.measurements ?? []).filter((m) => m.deliverable === d.id).map((m) => m.report);
     const spans = opts.metas.filter((m) => m.deliverable === d.id).map((m) => m.span);
     const durationMs = spans.length === 0 ? 0 : Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]));
-    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...(measured.length > 0 ? { measurements: measured } : {}) });
+    const partial = checks.length < d.checks.length ? { partial: { maxPoints: d.checks.reduce((n, c) => n + c.points, 0) } } : {};
+    deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...partial, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
   for (const [id, why] of notStartedDeliverables(deliverables, opts.rubric)) deliverables.find((d) => d.id === id)!.notStarted = why;
   const graded = deliverables.filter((d) => d.status === "graded");
   const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
+  // The lab's whole points of a kind: every enabled deliverable with checks, every check.
+  const whole = (kind: string) => opts.rubric.deliverables.filter((d) => d.enabled && d.kind === kind).reduce((n, d) => n + d.checks.reduce((m, c) => m + c.points, 0), 0);
   return {
     schemaVersion: SCHEMA_VERSION,
     target: opts.target,
@@ -106,6 +113,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     maxBonus: total("bonus", (d) => d.maxPoints),
     deliverables,
     stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
+    ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus") } } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   for (const d of report.deliverables) {
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(`${c.bold(pad(d.title, 66))} ${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`);
+    if (d.partial) out.push(c.dim(`  ${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`));
     // Not started: one line, not one story per check that all say the same.
     if (d.notStarted) out.push(c.yellow(`  ${MARK.blocked} ${notStartedLine(d.notStarted)}`));
     else for (const check of d.checks) out.push(...renderCheck(c, check));
@@ -23,11 +24,16 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   // Said once: a grade as root that could not keep the submitted code away from the grader.
   if (report.targetUser?.root && !report.targetUser.separate) out.push(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
-  out.push(
-    c.bold(`Score ${report.score}/${report.maxScore}${bonus}`) +
-      c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`),
-  );
+  const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
+  out.push(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`));
   return out.join("\n");
+}
+
+/** What a grade of some checks only earned, said so that it cannot pass for the grade. */
+export function partialLine(report: Report): string {
+  const { only, maxScore, maxBonus } = report.partial!;
+  const graded = [report.maxScore > 0 || report.maxBonus === 0 ? { graded: `${report.maxScore} of ${maxScore} core points`, earned: report.score } : null, report.maxBonus > 0 ? { graded: `${report.maxBonus} of ${maxBonus} bonus points`, earned: report.bonus } : null].filter((p) => p !== null);
+  return `Partial grade (--only ${only.join(" ")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; npm run grade gives the grade`;
 }
 
 function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport): string[] {

@@ -129,6 +129,17 @@ describe("report formats", () => {
     expect(md).toContain("| time | 1 ms | 2 ms |");
   });
 
+  test("Markdown of a grade with --only heads it as partial, with no score that passes for the grade, and a deliverable not started in one line", () => {
+    const partial: Report = { ...REPORT, partial: { only: ["phase1"], maxScore: 100, maxBonus: 50 } };
+    const md = markdown(partial);
+    expect(md).not.toMatch(/^## Checkpoint lab: /m);
+    expect(md).toMatch(/^## Checkpoint lab, partial\n\nPartial grade \(--only phase1\): 30 of 100 core points and 10 of 50 bonus points graded here; earned 12 and 4; npm run grade gives the grade\.$/m);
+    const notStarted: Report = { ...REPORT, deliverables: REPORT.deliverables.map((d) => (d.id === "phase2" ? { ...d, notStarted: { functions: ["runTask (runner.ts)"], all: true } } : d)) };
+    const text = markdown(notStarted);
+    expect(text).toContain("- ⏸️ not started: runTask is not implemented yet (runner.ts)\n");
+    expect(text).not.toContain("phase2.a");
+  });
+
   test("npm run report writes the formats from a saved report, and errors with the rubric's points when there is none", async () => {
     const out = await dir({ unsafeCleanup: true });
     try {

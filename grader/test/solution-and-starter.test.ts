@@ -47,6 +47,17 @@ describe.concurrent("grading the repository's own targets", () => {
     expect(deliverables[0]!.crashStates).toBeGreaterThan(100);
   });
 
+  test("a grade with --only says it is partial: no Score line, the points graded of the lab's whole, and each deliverable graded in part says so", async () => {
+    const run = await grade("solution", ["--only", "power-loss"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.report!.partial).toEqual({ only: ["power-loss"], maxScore: 100, maxBonus: 50 });
+    // Phase 1's two checks that power-loss builds on were graded, and only those.
+    expect(run.report!.deliverables.map((d) => [d.id, d.maxPoints, d.partial?.maxPoints])).toEqual([["phase1", 20, 35], ["power-loss", 10, undefined]]);
+    expect(run.stdout).not.toMatch(/^Score /m);
+    expect(run.stdout).toContain("  20 of its 35 points were graded here\n");
+    expect(run.stdout).toMatch(/^Partial grade \(--only power-loss\): 20 of 100 core points and 10 of 50 bonus points graded here; earned 20 and 10; npm run grade gives the grade · /m);
+  });
+
   test("the starter (the default target) earns 0, exits 1, and prints one line per deliverable saying what is not implemented", async () => {
     const run = await grade(null);
     expect(run.exitCode).toBe(1);

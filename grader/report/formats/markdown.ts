@@ -3,6 +3,7 @@
 import type { MeasurementReport } from "../measurement.js";
 import { notStartedLine } from "../not-started.js";
 import { crashStates } from "../words.js";
+import { partialLine } from "../terminal.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
@@ -12,7 +13,8 @@ const MARK = { passed: "✅", failed: "❌", blocked: "⏸️", error: "⚠️" 
 export function markdown(report: Report, only: string[] = []): string {
   const deliverables = selectedDeliverables(report, { env: {}, only });
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
-  const out = [`## Checkpoint lab: ${report.score}/${report.maxScore}${bonus}`, "", "| deliverable | points |", "|---|---|"];
+  const head = report.partial ? `## Checkpoint lab, partial\n\n${partialLine(report)}.` : `## Checkpoint lab: ${report.score}/${report.maxScore}${bonus}`;
+  const out = [head, "", "| deliverable | points |", "|---|---|"];
   for (const d of deliverables) out.push(`| ${cell(d.title)} | ${d.status === "graded" ? `${d.points}/${d.maxPoints}` : "not graded yet"}${d.kind === "bonus" ? " (bonus)" : ""} |`);
   for (const d of deliverables.filter((d) => d.status === "graded")) {
     out.push("", `### ${d.title}: ${d.points}/${d.maxPoints}${d.kind === "bonus" ? " (bonus)" : ""}`, "");
