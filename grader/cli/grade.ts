@@ -9,6 +9,8 @@ import { formatOf } from "../report/formats/index.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
+import { renderReplay, replayOutcome } from "../report/replay.js";
+import type { CheckMeta } from "../grading/verdict.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
@@ -77,14 +79,23 @@ async function main(): Promise<number> {
       rubric,
       identity,
     };
-    const graded = await grade(config, started, args.only);
+    const { report: graded, verdicts } = await grade(config, started, args.only);
     endTargets(identity); // before any report is written: nothing of the target's can rewrite it
     graded.targetUser = { separate: identity.separate, root: process.getuid?.() === 0, ...(identity.separate ? {} : { why: identity.why }) };
-    const report = scrubReport(graded, [work, REPO_ROOT + path.sep, targetDir + path.sep]);
+    const scrubbed = [work, REPO_ROOT + path.sep, targetDir + path.sep];
+    const report = scrubReport(graded, scrubbed);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
     writeOutputs(report, args.outputs, args.only);
-    console.log(renderScoreboard(report, { color: !!process.stdout.isTTY && !process.env.NO_COLOR, seconds: (Date.now() - started) / 1000 }));
+    const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+    if (args.replay) {
+      // A replay runs one case: it says whether that case still fails, and grades nothing.
+      const command = ["npm run grade --", ...(config.targetArg ? [`--target ${config.targetArg}`] : []), `--only ${args.only[0]}`, `--seed ${config.seed}`].join(" ");
+      const replayed = replayOutcome(verdicts, { checkId: args.only[0]!, path: args.replay, command, scrub: scrubber(scrubbed) });
+      console.log(renderReplay(replayed, { color }));
+      return replayed.exitCode;
+    }
+    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000 }));
     return exitCode(report, args.only);
   } finally {
     removeScratch();
@@ -120,7 +131,7 @@ function otherFileSystem(work: string): string | undefined {
 }
 
 /** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */
-async function grade(config: GradeConfig, started: number, only: string[]): Promise<Report> {
+async function grade(config: GradeConfig, started: number, only: string[]): Promise<{ report: Report; verdicts: CheckMeta[] }> {
   const collector = new VerdictCollector();
   const deliverables = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
   if (deliverables.length > 0) {
@@ -135,7 +146,8 @@ async function grade(config: GradeConfig, started: number, only: string[]): Prom
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
   const selected = (id: string) => isSelected(config, id) || config.only.length === 0;
-  return buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started, only });
+  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started, only, replay: config.replayPath });
+  return { report, verdicts: collector.verdicts };
 }
 
 class GraderError extends Error {}
@@ -145,10 +157,15 @@ class GraderError extends Error {}
  * control characters (terminal escapes a target may print to paint a fake scoreboard) as text.
  */
 function scrubReport(report: Report, paths: string[]): Report {
-  const visible = (t: string) => t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-  const scrub = (text?: string) => (text === undefined ? text : visible(paths.reduce((t, p) => t.split(p).join(""), text)));
-  for (const d of report.deliverables) for (const c of d.checks) c.message = scrub(c.message);
+  const scrub = scrubber(paths);
+  for (const d of report.deliverables) for (const c of d.checks) c.message = c.message === undefined ? undefined : scrub(c.message);
   return report;
+}
+
+/** A text without `paths` and with control characters shown as text (see scrubReport). */
+function scrubber(paths: string[]): (text: string) => string {
+  const visible = (t: string) => t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return (text) => visible(paths.reduce((t, p) => t.split(p).join(""), text));
 }
 
 /** `--only` plus the checks that selected checks require, and what those require (their points depend on them). */

@@ -98,6 +98,9 @@ export class CheckContext {
     return thing;
   }
 
+  /** Whether a `--replay` path was given to one of this check's properties. */
+  replayed = false;
+
   /** Counts crash states checked outside a sandbox (real killed processes). */
   countCrashStates(n: number): void {
     this.extraCrashStates += n;

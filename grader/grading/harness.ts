@@ -8,7 +8,7 @@ import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
 import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { cpuTimes, saturatedSince } from "../sandbox/busy-machine.js";
-import { sandboxStory } from "./property.js";
+import { ReplayDoesNotFit, sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 import { postVerdict, unmetElsewhere } from "./verdict-board.js";
 
@@ -49,10 +49,10 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
         const started = Date.now();
-        const { verdict, crashStates } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0 } : await gradeCheck(check, config, target);
+        const { verdict, crashStates, replayed } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false } : await gradeCheck(check, config, target);
         const ended = Date.now();
         postVerdict(config, check.id, verdict.status);
-        task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...verdict };
+        task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
       });
     }
@@ -68,8 +68,8 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * Runs a check on the student's own files, then, while it fails, with reference files for the
  * earlier deliverables: it passes if any variant passes, and the message says which one did.
  */
-async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number }> {
-  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0 };
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean }> {
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false };
   const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
   let deadline = Date.now() + checkMs;
@@ -92,7 +92,9 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   };
   const verdict = await (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
-    let variants = target.variants;
+    // A replayed case is one of the student's own files: a printed replay path comes from the
+    // first variant (a check that passed with reference files prints none).
+    let variants = config.replayCheck === check.id ? target.variants.slice(0, 1) : target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
       const ctx = new CheckContext(config, check.id, variant);
@@ -116,7 +118,7 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     return first!;
   })();
   await Promise.all(contexts.map((c) => c.close()));
-  return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0) };
+  return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed) };
 }
 
 /** The verdict of `work`, or `late()` when it is not there within `ms` and `more()` gives no more time (the check is then abandoned). */
@@ -143,6 +145,7 @@ async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdic
     return await check.run(ctx);
   } catch (error) {
     if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error));
+    if (error instanceof ReplayDoesNotFit) return { status: "error", message: error.message };
     return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}` };
   }
 }

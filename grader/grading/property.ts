@@ -36,12 +36,16 @@ export async function findCounterexample<T>(
     if (story !== null && ctx.limitHit) stopped = { value, story };
     return story === null;
   });
-  const details = await fc.check(property, {
-    seed: ctx.seed,
-    numRuns: options.numRuns,
-    examples: (options.examples ?? []).map((e) => [e] as [T]),
-    path: ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined,
-  });
+  const replaying = ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined;
+  if (replaying !== undefined) ctx.replayed = true;
+  let details: fc.RunDetails<[T]>;
+  try {
+    details = await fc.check(property, { seed: ctx.seed, numRuns: options.numRuns, examples: (options.examples ?? []).map((e) => [e] as [T]), path: replaying });
+  } catch (error) {
+    // fast-check cannot walk a path that its cases on this code do not have.
+    if (replaying !== undefined && /Unable to replay/.test(String((error as Error)?.message))) throw new ReplayDoesNotFit(ctx.checkId, replaying, ctx.replayCommand());
+    throw error;
+  }
   if (!details.failed) return null;
   if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;
   const stop = stopped as { value: T; story: string } | null;
@@ -50,6 +54,13 @@ export async function findCounterexample<T>(
   // Run the shrunk case once more to get its story (a test may have thrown, rather than told one).
   const story = (await tell(value)) ?? "the check failed on this case once, and passed when run again";
   return { value, story, path: details.counterexamplePath!, runs: details.numRuns };
+}
+
+/** A `--replay` path that leads to no case of this check on this code (mistyped, or from other code or another seed). */
+export class ReplayDoesNotFit extends Error {
+  constructor(readonly checkId: string, readonly path: string, command: string) {
+    super(`The replay path ${path} leads to no case of ${checkId} on this code (it was mistyped, or printed for other code or another seed): run \`${command}\` to find its failures again.`);
+  }
 }
 
 /** An exception inside a test: the grader's fault, never a verdict on the target. */

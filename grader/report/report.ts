@@ -53,7 +53,7 @@ export interface Report {
   deliverables: DeliverableReport[];
   stats: { crashStates: number; durationMs: number };
   /** A grade of some checks only (`--only`, as given; schema 3): the lab's whole core and bonus points, of which these are a part. */
-  partial?: { only: string[]; maxScore: number; maxBonus: number };
+  partial?: { only: string[]; maxScore: number; maxBonus: number; replay?: string };
   /** Who the submitted code ran as: a user of its own (the grade ran as root), or the grader's own user, and why. */
   targetUser?: TargetUserReport;
 }
@@ -66,7 +66,7 @@ export interface TargetUserReport {
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
-export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[] }): Report {
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
@@ -113,7 +113,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     maxBonus: total("bonus", (d) => d.maxPoints),
     deliverables,
     stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
-    ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus") } } : {}),
+    ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus"), ...(opts.replay ? { replay: opts.replay } : {}) } } : {}),
   };
 }
 
