@@ -10,6 +10,7 @@ import { buildReport, exitCode, type Report } from "../report/report.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { renderReplay, replayOutcome } from "../report/replay.js";
+import { outputWidth, wantsColor } from "../report/layout.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
@@ -87,15 +88,15 @@ async function main(): Promise<number> {
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
     writeOutputs(report, args.outputs, args.only);
-    const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+    const color = wantsColor(process.stdout, process.env);
     if (args.replay) {
       // A replay runs one case: it says whether that case still fails, and grades nothing.
       const command = ["npm run grade --", ...(config.targetArg ? [`--target ${config.targetArg}`] : []), `--only ${args.only[0]}`, `--seed ${config.seed}`].join(" ");
       const replayed = replayOutcome(verdicts, { checkId: args.only[0]!, path: args.replay, command, scrub: scrubber(scrubbed) });
-      console.log(renderReplay(replayed, { color }));
+      console.log(renderReplay(replayed, { color, width: outputWidth(process.stdout) }));
       return replayed.exitCode;
     }
-    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000 }));
+    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout) }));
     return exitCode(report, args.only);
   } finally {
     removeScratch();

@@ -2,6 +2,7 @@
 // it still fails. A replay grades nothing: no tick, no points, no score.
 import pc from "picocolors";
 import type { CheckMeta } from "../grading/verdict.js";
+import { commandLines, hanging } from "./layout.js";
 
 /** The outcome of a replay, in the student's terms, and the exit status it ends with. */
 export interface ReplayOutcome {
@@ -22,28 +23,31 @@ export function replayOutcome(verdicts: CheckMeta[], replay: { checkId: string; 
   const meta = verdicts.find((v) => v.id === checkId);
   const base = { checkId, path, command };
   if (!meta) return { ...base, kind: "error", text: `the grader ran no check ${checkId}`, exitCode: 2 };
-  if (meta.status === "error") return { ...base, kind: meta.replayed ? "does-not-fit" : "error", text: scrub(meta.message ?? ""), exitCode: 2 };
-  if (!meta.replayed) {
-    const text = `${checkId} has no cases to replay one by one: it runs the same cases every time. Run \`${command}\` to grade it.`;
-    return { ...base, kind: "no-cases", text, exitCode: 2 };
-  }
+  if (meta.status === "error") return meta.replayed ? { ...base, kind: "does-not-fit", exitCode: 2 } : { ...base, kind: "error", text: scrub(meta.message ?? ""), exitCode: 2 };
+  if (!meta.replayed) return { ...base, kind: "no-cases", exitCode: 2 };
   if (meta.status === "failed") return { ...base, kind: "still-fails", text: scrub(meta.message ?? ""), exitCode: 1 };
   return { ...base, kind: "passes", exitCode: 0 };
 }
 
-/** The replay as the student reads it. */
-export function renderReplay(o: ReplayOutcome, opts: { color: boolean }): string {
+/** The replay as the student reads it, wrapped to `width` columns; a command is on lines of its own, to paste as it is. */
+export function renderReplay(o: ReplayOutcome, opts: { color: boolean; width: number }): string {
   const c = pc.createColors(opts.color);
+  const text = (line: string, indent = 0) => hanging(line, { indent, width: opts.width });
+  const command = commandLines("", o.command, { indent: 2, width: opts.width });
   const what = `Replayed one case of ${o.checkId} (--replay ${o.path})`;
-  switch (o.kind) {
-    case "still-fails":
-      return [c.bold(`${what}: it still fails.`), ...(o.text ?? "").split("\n").map((l) => `  ${l}`)].join("\n");
-    case "passes":
-      return [c.bold(`${what}: this case passes now.`), `Run \`${o.command}\` to grade the check: other cases may still fail.`].join("\n");
-    case "does-not-fit":
-    case "no-cases":
-      return c.yellow(o.text ?? "");
-    case "error":
-      return c.red(`Could not replay ${o.checkId}: ${o.text}`);
-  }
+  const lines = ((): string[] => {
+    switch (o.kind) {
+      case "still-fails":
+        return [...text(c.bold(`${what}: it still fails.`)), ...(o.text ?? "").split("\n").flatMap((l) => text(l, 2))];
+      case "passes":
+        return [...text(c.bold(`${what}: this case passes now.`)), ...text("Other cases may still fail: grade the check with"), ...command];
+      case "does-not-fit":
+        return [...text(c.yellow(`The replay path ${o.path} leads to no case of ${o.checkId} on this code: it was mistyped, or printed for other code or another seed. Find its failures again with`)), ...command];
+      case "no-cases":
+        return [...text(c.yellow(`${o.checkId} has no cases to replay one by one: it runs the same cases every time. Grade it with`)), ...command];
+      case "error":
+        return text(c.red(`Could not replay ${o.checkId}: ${o.text}`));
+    }
+  })();
+  return lines.join("\n");
 }

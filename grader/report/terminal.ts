@@ -3,29 +3,32 @@ import pc from "picocolors";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
 import { crashStates } from "./words.js";
+import { commandLines, hanging, titleRow } from "./layout.js";
 import type { CheckReport, Report } from "./report.js";
 
 const MARK = { passed: "✓", failed: "✗", blocked: "–", error: "!" } as const;
 
-/** Renders the report as the student reads it. */
-export function renderScoreboard(report: Report, opts: { color: boolean; seconds: number }): string {
+/** Renders the report as the student reads it, laid out for `width` columns (80 by default). */
+export function renderScoreboard(report: Report, opts: { color: boolean; seconds: number; width?: number }): string {
   const c = pc.createColors(opts.color);
-  const out: string[] = [c.bold(`Checkpoint lab: grading ${report.target} (seed ${report.seed})`), ""];
+  const width = opts.width ?? 80;
+  const text = (line: string, indent = 0) => hanging(line, { indent, width });
+  const out: string[] = [...text(c.bold(`Checkpoint lab: grading ${report.target} (seed ${report.seed})`)), ""];
   for (const d of report.deliverables) {
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
-    out.push(`${c.bold(pad(d.title, 66))} ${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`);
-    if (d.partial) out.push(c.dim(`  ${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`));
+    out.push(...titleRow(c.bold(d.title), `${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`, { indent: 0, width }));
+    if (d.partial) out.push(...text(c.dim(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`), 2));
     // Not started: one line, not one story per check that all say the same.
-    if (d.notStarted) out.push(c.yellow(`  ${MARK.blocked} ${notStartedLine(d.notStarted)}`));
-    else for (const check of d.checks) out.push(...renderCheck(c, check));
-    for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m));
+    if (d.notStarted) out.push(...text(c.yellow(`${MARK.blocked} ${notStartedLine(d.notStarted)}`), 2));
+    else for (const check of d.checks) out.push(...renderCheck(c, check, width));
+    for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m, width));
     out.push("");
   }
   // Said once: a grade as root that could not keep the submitted code away from the grader.
-  if (report.targetUser?.root && !report.targetUser.separate) out.push(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`), "");
+  if (report.targetUser?.root && !report.targetUser.separate) out.push(...text(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`)), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
-  out.push(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`));
+  out.push(...text(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`)));
   return out.join("\n");
 }
 
@@ -36,31 +39,27 @@ export function partialLine(report: Report): string {
   return `Partial grade (--only ${only.join(" ")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; npm run grade gives the grade`;
 }
 
-function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport): string[] {
+function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, width: number): string[] {
   const color = check.status === "passed" ? c.green : check.status === "blocked" ? c.yellow : c.red;
-  const lines = [`  ${color(MARK[check.status])} ${pad(check.title, 62)} ${color(`${check.points}/${check.maxPoints}`)}`];
+  const lines = titleRow(check.title, color(`${check.points}/${check.maxPoints}`), { indent: 2, width, mark: color(MARK[check.status]) });
   if (check.status === "passed") return lines;
   lines.push(c.dim(`      ${check.id}`));
-  for (const line of (check.message ?? "").split("\n")) lines.push(`      ${line}`);
-  if (check.replay) lines.push(c.cyan(`      replay: ${check.replay}`));
+  for (const line of (check.message ?? "").split("\n")) lines.push(...hanging(line, { indent: 6, width }));
+  if (check.replay) lines.push(...commandLines("replay: ", check.replay, { indent: 6, width }).map((l) => c.cyan(l)));
   return lines;
 }
 
 /** A measurement as an indented table: its title, a header row, then one row per label. */
-function renderMeasurement(c: ReturnType<typeof pc.createColors>, m: MeasurementReport): string[] {
+function renderMeasurement(c: ReturnType<typeof pc.createColors>, m: MeasurementReport, width: number): string[] {
   const labelWidth = Math.max(0, ...m.rows.map((r) => r.label.length));
   const widths = m.columns.map((col, i) => Math.max(col.length, ...m.rows.map((r) => (r.cells[i] ?? "").length)));
   const line = (label: string, cells: string[]) => `    ${label.padEnd(labelWidth)}  ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}`.trimEnd();
-  const lines = ["", `  ${c.bold(m.title)}`];
+  const lines = ["", ...hanging(c.bold(m.title), { indent: 2, width })];
   if (m.rows.length > 0) lines.push(c.dim(line("", m.columns)), ...m.rows.map((r) => line(r.label, r.cells)));
-  for (const note of m.note?.split("\n") ?? []) lines.push(c.dim(`    ${note}`));
+  for (const note of m.note?.split("\n") ?? []) lines.push(...hanging(c.dim(note), { indent: 4, width }));
   return lines;
 }
 
 function scoreColor(c: ReturnType<typeof pc.createColors>, points: number, max: number) {
   return points === max ? c.green : points === 0 ? c.red : c.yellow;
-}
-
-function pad(text: string, width: number): string {
-  return text.length >= width ? text.slice(0, width - 1) + "…" : text.padEnd(width);
 }

@@ -15,7 +15,7 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { strayProcesses } from "../sandbox/identity/ids.js";
-import { comparable, composeTarget, grade, notPassed, notPassedWhy } from "./support/grade.js";
+import { comparable, composeTarget, grade, notPassed, notPassedWhy, prose } from "./support/grade.js";
 import { parseCsv } from "./support/batch.js";
 
 const CONTAINED = path.join(REPO_ROOT, "grader/fixtures/contained");
@@ -94,7 +94,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
       const run = await grade(target.path, ["--only", "phase1.absent"], REPO_ROOT, { GRADE_SANDBOX_USER: "off" });
       expect(probeSaw(run.report!)).toContain("uid=0 ");
       expect(run.report!.targetUser).toEqual({ separate: false, root: true, why: "GRADE_SANDBOX_USER=off" });
-      expect(run.stdout.split("Note: the submitted code ran as the grader's own user (GRADE_SANDBOX_USER=off)").length).toBe(2);
+      expect(prose(run.stdout).split("Note: the submitted code ran as the grader's own user (GRADE_SANDBOX_USER=off)").length).toBe(2);
     } finally {
       await target.cleanup();
     }

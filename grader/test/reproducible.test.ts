@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import fs from "node:fs";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
-import { comparable, composeTarget, grade, notPassed } from "./support/grade.js";
+import { comparable, composeTarget, grade, notPassed, prose } from "./support/grade.js";
 
 const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
 
@@ -48,13 +48,12 @@ describe("reproducibility", () => {
       const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
       const replayed = await grade(null, args);
       expect(replayed.exitCode).toBe(1);
-      expect(replayed.stdout.split("\n")[0]).toBe(`Replayed one case of phase1.crash-safety (--replay ${args.at(-1)}): it still fails.`);
-      expect(replayed.stdout).toContain(check.message!.split("\n").map((l) => `  ${l}`).join("\n"));
+      expect(prose(replayed.stdout)).toBe(prose(`Replayed one case of phase1.crash-safety (--replay ${args.at(-1)}): it still fails. ${check.message!}`));
       expect(replayed.report!.partial?.replay).toBe(args.at(-1));
       fs.copyFileSync(path.join(SOLUTION_DIR, "checkpoint.ts"), path.join(target.path, "checkpoint.ts"));
       const fixed = await grade(null, args);
       expect(fixed.exitCode).toBe(0);
-      expect(fixed.stdout).toContain(`(--replay ${args.at(-1)}): this case passes now.\nRun \`npm run grade -- --target ${args[1]} --only phase1.crash-safety --seed ${args[args.indexOf("--seed") + 1]}\` to grade the check`);
+      expect(prose(fixed.stdout)).toBe(`Replayed one case of phase1.crash-safety (--replay ${args.at(-1)}): this case passes now. Other cases may still fail: grade the check with npm run grade -- --target ${args[1]} --only phase1.crash-safety --seed ${args[args.indexOf("--seed") + 1]}`);
       expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);
     } finally {
       await target.cleanup();
@@ -64,11 +63,11 @@ describe("reproducibility", () => {
   test("a replay path that leads to no case, or a replay of a check with no cases to replay, says so in one sentence with the command to run instead (exit 2)", async () => {
     const bad = await grade(FIXTURE, ["--only", "phase1.crash-safety", "--replay", "0:7:7:7"]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stdout.trim()).toBe(`The replay path 0:7:7:7 leads to no case of phase1.crash-safety on this code (it was mistyped, or printed for other code or another seed): run \`npm run grade -- --target ${FIXTURE} --only phase1.crash-safety --seed 20261129\` to find its failures again.`);
+    expect(prose(bad.stdout)).toBe(`The replay path 0:7:7:7 leads to no case of phase1.crash-safety on this code: it was mistyped, or printed for other code or another seed. Find its failures again with npm run grade -- --target ${FIXTURE} --only phase1.crash-safety --seed 20261129`);
     expect(bad.stdout + bad.stderr).not.toMatch(/ at |node_modules|\.ts:\d+/);
     const none = await grade(FIXTURE, ["--only", "phase1.killed-process", "--replay", "0"]);
     expect(none.exitCode).toBe(2);
-    expect(none.stdout.trim()).toBe(`phase1.killed-process has no cases to replay one by one: it runs the same cases every time. Run \`npm run grade -- --target ${FIXTURE} --only phase1.killed-process --seed 20261129\` to grade it.`);
+    expect(prose(none.stdout)).toBe(`phase1.killed-process has no cases to replay one by one: it runs the same cases every time. Grade it with npm run grade -- --target ${FIXTURE} --only phase1.killed-process --seed 20261129`);
   });
 
   test("a different seed is accepted and still fails the same bug", async () => {

@@ -43,6 +43,14 @@ export async function composeTarget(overlay?: string): Promise<{ path: string; c
   return target;
 }
 
+/**
+ * What a scoreboard says, whatever the width it was wrapped to: a command broken over lines
+ * (" \" at each break) joined again, and every run of white space one space.
+ */
+export function prose(output: string): string {
+  return output.replace(/ \\\n\s*/g, " ").replace(/\s+/g, " ").trim();
+}
+
 /** The ids of checks that did not pass, sorted. */
 export function notPassed(report: Report): string[] {
   return report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => c.id)).sort();
