@@ -84,7 +84,9 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       let message = meta.message;
       if (unmet.length > 0 && status !== "error") {
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
-        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.` + (status === "failed" && meta.message ? `\nIt also fails on its own:\n${meta.message}` : "");
+        // Its own failure is told only when it is not the requirement's told again.
+        const own = status === "failed" && meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message)) ? `\nIt also fails on its own:\n${meta.message}` : "";
+        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.${own}`;
         status = "blocked";
       }
       const points = status === "passed" ? c.points : 0;
@@ -115,6 +117,20 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
     ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus"), ...(opts.replay ? { replay: opts.replay } : {}) } } : {}),
   };
+}
+
+/**
+ * Whether a blocked check's own failure (`own`) has the cause its requirement's failure
+ * (`required`) has: the same error thrown or printed on exit, or the same words after its lead-in
+ * ("A run with no crash failed first: runTask threw ...").
+ */
+export function sameCause(own: string, required: string | undefined): boolean {
+  if (!required) return false;
+  // The error itself, without the punctuation that closes the sentence around it.
+  const thrown = /(?:threw|exited with code \d+:) ([^;\n]{12,})/.exec(own)?.[1]?.replace(/[).]+$/, "");
+  if (thrown && required.includes(thrown)) return true;
+  const cause = own.slice(own.indexOf(": ") + 2, own.indexOf(": ") + 62);
+  return own.includes(": ") && cause.length >= 20 && required.includes(cause);
 }
 
 /** The exit code of a grade: 0 when every selected core check passed (and every bonus check `only` names), 1 when some failed, 2 when the grader could not run one. */

@@ -14,13 +14,14 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   const width = opts.width ?? 80;
   const text = (line: string, indent = 0) => hanging(line, { indent, width });
   const out: string[] = [...text(c.bold(`Checkpoint lab: grading ${report.target} (seed ${report.seed})`)), ""];
+  const told = new Map<string, string>();
   for (const d of report.deliverables) {
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(...titleRow(c.bold(d.title), `${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`, { indent: 0, width }));
     if (d.partial) out.push(...text(c.dim(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`), 2));
     // Not started: one line, not one story per check that all say the same.
     if (d.notStarted) out.push(...text(c.yellow(`${MARK.blocked} ${notStartedLine(d.notStarted)}`), 2));
-    else for (const check of d.checks) out.push(...renderCheck(c, check, width));
+    else for (const check of d.checks) out.push(...renderCheck(c, check, width, told));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m, width));
     out.push("");
   }
@@ -39,12 +40,18 @@ export function partialLine(report: Report): string {
   return `Partial grade (--only ${only.join(" ")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; npm run grade gives the grade`;
 }
 
-function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, width: number): string[] {
+/** A check's row, and for one that did not pass its story (or, when `told` holds the same story for an earlier check, a reference to it) and replay. */
+function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, width: number, told: Map<string, string>): string[] {
   const color = check.status === "passed" ? c.green : check.status === "blocked" ? c.yellow : c.red;
   const lines = titleRow(check.title, color(`${check.points}/${check.maxPoints}`), { indent: 2, width, mark: color(MARK[check.status]) });
   if (check.status === "passed") return lines;
   lines.push(c.dim(`      ${check.id}`));
-  for (const line of (check.message ?? "").split("\n")) lines.push(...hanging(line, { indent: 6, width }));
+  const message = check.message ?? "";
+  const earlier = told.get(message);
+  if (earlier) lines.push(...hanging(`The same story as ${earlier} above.`, { indent: 6, width }));
+  else for (const line of message.split("\n")) lines.push(...hanging(line, { indent: 6, width }));
+  // Only a story of a few lines or more is worth a reference.
+  if (!earlier && message.split("\n").length + message.length / width > 2) told.set(message, check.id);
   if (check.replay) lines.push(...commandLines("replay: ", check.replay, { indent: 6, width }).map((l) => c.cyan(l)));
   return lines;
 }

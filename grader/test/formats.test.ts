@@ -11,7 +11,8 @@ import { REPO_ROOT } from "../paths.js";
 import { junit } from "../report/formats/junit.js";
 import { markdown } from "../report/formats/markdown.js";
 import { runnerResult } from "../report/formats/runner-result.js";
-import type { CheckReport, Report } from "../report/report.js";
+import { sameCause, type CheckReport, type Report } from "../report/report.js";
+import { renderScoreboard } from "../report/terminal.js";
 
 const check = (id: string, status: CheckReport["status"], points: number, maxPoints: number, message?: string): CheckReport => ({
   id, title: `title of ${id}`, status, points, maxPoints, message, replay: status === "failed" ? `npm run grade -- --only ${id} --seed 1` : undefined, crashStates: 0,
@@ -138,6 +139,22 @@ describe("report formats", () => {
     const text = markdown(notStarted);
     expect(text).toContain("- ⏸️ not started: runTask is not implemented yet (runner.ts)\n");
     expect(text).not.toContain("phase2.a");
+  });
+
+  test("a blocked check's own failure is left out when it is its requirement's told again, and kept when it is another", () => {
+    const required = 'runTask ran the 10-step task once, with no crash: runTask threw TypeError: cannot read "step" of undefined (at runTask (runner.ts:12:3)); expected it to return';
+    expect(sameCause('A run with no crash failed first: runTask threw TypeError: cannot read "step" of undefined (at runTask (runner.ts:12:3)).', required)).toBe(true);
+    expect(sameCause("Process 1 ran runTask: runTask threw Error: disk full (at save (runner.ts:40:9)).", required)).toBe(false);
+    expect(sameCause("session 1: `session` exited with code 1: Error: not implemented yet: session (starter/session.ts).", "Ran 3 sessions: `session --max-steps 4` exited with code 1: Error: not implemented yet: session (starter/session.ts).")).toBe(true);
+    expect(sameCause("Run 2 lost step 4: the record holds steps 1 to 3, then 5.", undefined)).toBe(false);
+  });
+
+  test("a story told word for word under an earlier check is referenced, not repeated; its replay is still given", () => {
+    const story = "Run 1 was killed at the boundary after step 1.\nRun 2, a new process, then ran runTask to the end: step 1 ran 2 times.";
+    const twice: Report = { ...REPORT, deliverables: [{ ...REPORT.deliverables[0]!, checks: [check("phase1.x", "failed", 0, 4, story), check("phase1.y", "failed", 0, 4, story)] }] };
+    const text = renderScoreboard(twice, { color: false, seconds: 1 });
+    expect(text.split("Run 2, a new process").length).toBe(2);
+    expect(text).toContain("      phase1.y\n      The same story as phase1.x above.\n      replay: npm run grade -- --only phase1.y --seed 1");
   });
 
   test("npm run report writes the formats from a saved report, and errors with the rubric's points when there is none", async () => {
