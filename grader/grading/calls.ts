@@ -26,7 +26,7 @@ export function describeResult(name: string, r: CallResult): string {
     case "threw":
       return r.error.notImplemented
         ? `${name} is not implemented yet (it threw "${r.error.message}")`
-        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}${at(r.error.frames)}`;
+        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}${at(r.error.frames)}${characterPosition(r.error.name, r.error.message)}`;
     case "exited":
       return `${name} ended the process: ${r.detail}`;
     case "missing":
@@ -38,6 +38,11 @@ export function describeResult(name: string, r: CallResult): string {
       if (r.importing) return `${fileOf(name)} did not finish loading: ${r.detail} (is there a loop at its top level?)`;
       return `${name} ${r.detail} (${hangHint(name)})`;
   }
+}
+
+/** For JSON.parse's "at position N": that N counts characters, where the grader's stories count bytes. */
+function characterPosition(name: string, message: string): string {
+  return name === "SyntaxError" && /\bposition \d+/.test(message) ? " (JSON.parse counts that position in characters, not bytes)" : "";
 }
 
 /** " (at checkpoint.ts:12:7)": where in the student's own code an error was thrown. */
