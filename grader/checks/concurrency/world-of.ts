@@ -68,13 +68,20 @@ export async function closeWorlds(): Promise<void> {
 /** The most steps a story lists: the first few and the last ones before the failure. */
 const SHOWN_STEPS = 24;
 
+/** The numbered steps of a story: all of them, or the first 4 and the last 20 with a line that counts those between (never one alone). */
+export function elideSteps(lines: string[]): string[] {
+  const hidden = lines.length - SHOWN_STEPS;
+  if (hidden <= 1) return lines;
+  return [...lines.slice(0, 4), `  … ${hidden} more …`, ...lines.slice(-(SHOWN_STEPS - 4))];
+}
+
 /** A run that went wrong, in words: who wrote what, the order of their calls, what went wrong after which. */
 export function concurrencyStory(setup: Setup, exec: Execution, tried: string, pids: number[], clockMs: number): string {
   const problem = exec.problem!;
   const writers = setup.states.map((s, i) => `${writerName(i)} saves ${showState(s, 60)}`).join(", ");
   const before = setup.old ? `it held ${showState(setup.old.state, 60)} before` : "there was no checkpoint before";
   const lines = exec.steps.slice(0, problem.afterStep).map((s, i) => `  ${i + 1}. ${writerName(s.writer)}: ${s.what}${s.failed ? " (it failed)" : ""}`);
-  const shown = lines.length <= SHOWN_STEPS ? lines : [...lines.slice(0, 4), `  … ${lines.length - SHOWN_STEPS + 4} more …`, ...lines.slice(-(SHOWN_STEPS - 4))];
+  const shown = elideSteps(lines);
   const order = lines.length ? `\nIn ${tried}, the writers' file-system calls ran in this order:\n${shown.join("\n")}\n` : `\nIn ${tried}, `;
   const what = {
     load: `${problem.afterStep ? `after step ${problem.afterStep}` : "before any of them"}, ${problem.text}. A reader must only ever see a whole state.`,

@@ -1,6 +1,7 @@
-// How a call's outcome is told: an error with its name, code and place; a JSON.parse position
-// said to count characters, since the grader's own stories count bytes.
+// Small words of the stories, each true: a JSON.parse position said to count characters (the
+// grader's own stories count bytes); the count of steps a long story leaves out.
 import { describe, expect, test } from "vitest";
+import { elideSteps } from "../checks/concurrency/world-of.js";
 import { describeResult } from "../grading/calls.js";
 
 describe("a call's outcome in words", () => {
@@ -11,5 +12,17 @@ describe("a call's outcome in words", () => {
     expect(atEnd).toBe("loadCheckpoint threw SyntaxError: Unexpected end of JSON input");
     const other = describeResult("loadCheckpoint", { status: "threw", error: { name: "Error", message: "bad position 3 of the queue", code: "EFOO", notImplemented: false } });
     expect(other).toBe("loadCheckpoint threw Error (EFOO): bad position 3 of the queue");
+  });
+});
+
+describe("a long list of steps", () => {
+  test("leaves out the steps between the first 4 and the last 20, and counts exactly those; never leaves out just one", () => {
+    const steps = (n: number) => Array.from({ length: n }, (_, i) => `  ${i + 1}. A: step`);
+    expect(elideSteps(steps(24))).toEqual(steps(24));
+    expect(elideSteps(steps(25))).toEqual(steps(25));
+    const shown = elideSteps(steps(30));
+    expect(shown).toHaveLength(25);
+    expect(shown[4]).toBe("  … 6 more …");
+    expect([shown[3], shown[5]]).toEqual(["  4. A: step", "  11. A: step"]);
   });
 });
