@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { elideSteps } from "../checks/concurrency/world-of.js";
 import { describeResult } from "../grading/calls.js";
+import { summarizeValue } from "../sandbox/runtime/target/call.js";
 
 describe("a call's outcome in words", () => {
   test("a SyntaxError at a JSON position says that position counts characters, not bytes; other errors say nothing of it", () => {
@@ -24,5 +25,14 @@ describe("a long list of steps", () => {
     expect(shown).toHaveLength(25);
     expect(shown[4]).toBe("  … 6 more …");
     expect([shown[3], shown[5]]).toEqual(["  4. A: step", "  11. A: step"]);
+  });
+});
+
+describe("a returned value", () => {
+  test("is previewed with its keys in the order the code gave them, and digested the same whatever that order", () => {
+    const a = summarizeValue({ step: 1, paths: [] });
+    const b = summarizeValue({ paths: [], step: 1 });
+    expect([a.preview, b.preview]).toEqual(['{"step":1,"paths":[]}', '{"paths":[],"step":1}']);
+    expect(a.digest).toBe(b.digest);
   });
 });

@@ -78,7 +78,8 @@ export function summarizeValue(value: unknown, { keep = false }: { keep?: boolea
   }
   try {
     const text = canonicalJson(value);
-    const summary: ValueSummary = { digest: textDigest(text), preview: clip(text, 160), isNull: value === null };
+    // The digest is of the canonical form (keys sorted); the preview shows the keys in the target's own order.
+    const summary: ValueSummary = { digest: textDigest(text), preview: clip(ownOrder(value) ?? text, 160), isNull: value === null };
     if (keep && text.length <= MAX_VALUE_BYTES) summary.value = JSON.parse(text);
     if (value && typeof value === "object" && "status" in value) {
       const v = value as { status: unknown; nextStep: unknown; state: unknown };
@@ -88,6 +89,15 @@ export function summarizeValue(value: unknown, { keep = false }: { keep?: boolea
     return summary;
   } catch (error) {
     return { digest: null, preview: `a value that is not JSON (${(error as Error).message})`, isNull: false };
+  }
+}
+
+/** The value as JSON in its own key order; undefined where JSON.stringify cannot say it. */
+function ownOrder(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
   }
 }
 
