@@ -29,7 +29,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   if (report.targetUser?.root && !report.targetUser.separate) out.push(...text(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`)), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
-  out.push(...text(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)} s`)));
+  out.push(...text(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)}\u00a0s`)));
   return out.join("\n");
 }
 

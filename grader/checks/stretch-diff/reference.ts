@@ -52,10 +52,10 @@ export function pathSetKey(paths: readonly Path[]): string {
   return [...new Set(paths.map((p) => JSON.stringify(p)))].sort().join("\n");
 }
 
-/** Paths for a message, in order: `["chain"], ["notes",3,"text"]`, `[] (the whole state)`, at most `max` of them. */
+/** Paths for a message, in order: `["chain"], ["notes",3,"text"]`, `[] (the empty path: the whole state)`, at most `max` of them. */
 export function showPaths(paths: readonly unknown[], max = 8): string {
   if (paths.length === 0) return "none";
-  const show = (p: unknown) => (Array.isArray(p) && p.length === 0 ? "[] (the whole state)" : JSON.stringify(p));
+  const show = (p: unknown) => (Array.isArray(p) && p.length === 0 ? "[] (the empty path: the whole state)" : JSON.stringify(p));
   const shown = [...paths].sort(byPath).slice(0, max).map(show);
   return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
 }

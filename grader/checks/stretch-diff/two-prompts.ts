@@ -61,5 +61,8 @@ function checkLoaded(r: CallResult, expected: readonly unknown[], label: string)
   const d = referenceDivergence(got, expected);
   if (d === null) return null;
   if (d.step > Math.min(got.length, expected.length)) return `${call} returned ${got.length} states; expected ${want}`;
-  return `${call} returned ${got.length} states, and its element ${d.step - 1} is not the task's state after step ${d.step}: they differ at ${showPaths(d.paths)}`;
+  // Whose state it holds there, when it is another step's (a history sorted by name puts step 10 before step 2).
+  const other = expected.findIndex((state) => referenceDivergence([got[d.step - 1]], [state]) === null);
+  const whose = other >= 0 ? `: it is the state after step ${other + 1}` : `: they differ at ${showPaths(d.paths)}`;
+  return `${call} returned ${got.length} states, and its element ${d.step - 1} is not the task's state after step ${d.step}${whose}`;
 }
