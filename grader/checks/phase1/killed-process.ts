@@ -31,7 +31,7 @@ export const killedProcess: CheckDefinition = {
 
     const first = await run([write(old)]);
     const firstProblem = unfinished(first) ?? checkWrite(first.results![0]!, old);
-    if (firstProblem) return fail(`Process 1 wrote the old checkpoint: ${firstProblem}.`);
+    if (firstProblem) return fail(`Process 1 tried to write the old checkpoint: ${firstProblem}.`);
     story.push(`Process 1 wrote the old checkpoint ${showState(old, 60)}.`);
 
     const killed = await run([write(next)], { nthWrite: 1, fraction: 0.5 });
@@ -56,8 +56,10 @@ export const killedProcess: CheckDefinition = {
     story.push("Process 3 loaded the old checkpoint.");
 
     const fourth = await run([write(after), load()]);
-    const writeProblem = unfinished(fourth) ?? checkWrite(fourth.results![0]!, after) ?? checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
-    if (writeProblem) return fail(`Process 4 wrote a new checkpoint over what process 2 left: ${writeProblem}.`);
+    const writeProblem = unfinished(fourth) ?? checkWrite(fourth.results![0]!, after);
+    if (writeProblem) return fail(`Process 4 tried to write a new checkpoint over what process 2 left: ${writeProblem}.`);
+    const readBack = checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
+    if (readBack) return fail(`Process 4 wrote a new checkpoint ${showState(after, 60)} over what process 2 left, then loaded it: ${readBack}.`);
 
     const fifth = await run([load()]);
     const lastProblem = unfinished(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
