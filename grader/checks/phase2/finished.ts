@@ -13,7 +13,14 @@ export const finished: CheckDefinition = {
     if (first) return ctx.failed(`The first run, to completion: ${first}.`);
     const again = effects.filter((e, i) => e.phase === "enter" && effects.slice(0, i).filter((x) => x.phase === "done").length >= STEPS);
     if (again.length > 0) {
-      return ctx.failed(`After the task was done, a new process ran runTask again on the finished checkpoint, and it called runStep(${again.map((e) => e.step).join("), runStep(")}); it must call no runStep.`);
+      // Each run is a process of its own, numbered in order (run 1 did the task), and is told apart.
+      const firstPid = effects[0]!.pid;
+      const runs = [...new Set(again.map((e) => e.pid))].map((pid) => {
+        const calls = again.filter((e) => e.pid === pid).map((e) => `runStep(${e.step})`);
+        const run = pid - firstPid + 1;
+        return `run ${run} (${run === 2 ? "no maxSteps" : "maxSteps 3"}) called ${calls.join(", ")}`;
+      });
+      return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`);
     }
     const problem = checkRunResult(results[1]!, STEPS) ?? checkRunResult(results[2]!, STEPS);
     return problem ? ctx.failed(`After the task was done, a new process ran runTask again on the finished checkpoint: ${problem}.`) : ctx.passed();
