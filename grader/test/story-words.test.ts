@@ -3,6 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { elideSteps } from "../checks/concurrency/world-of.js";
 import { describeResult } from "../grading/calls.js";
+import { locateCrash } from "../checks/phase2/ledger.js";
+import type { Trace } from "../crash/model.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
 
 describe("a call's outcome in words", () => {
@@ -34,5 +36,19 @@ describe("a returned value", () => {
     const b = summarizeValue({ paths: [], step: 1 });
     expect([a.preview, b.preview]).toEqual(['{"step":1,"paths":[]}', '{"paths":[],"step":1}']);
     expect(a.digest).toBe(b.digest);
+  });
+});
+
+describe("where a crash landed, in the task's steps", () => {
+  const effect = (step: number, phase: "enter" | "done") => ({ kind: "effect" as const, step, pid: 4002, phase, input: "x" });
+  const mark = (label: string) => ({ kind: "mark" as const, label });
+  test("a run that resumes at step 10 is killed during its recovery before step 10, not 'before step 1'; a fresh run before step 1", () => {
+    const resumed: Trace = { truncated: false, entries: [mark("call:runTask"), mark("x"), effect(10, "enter"), effect(10, "done"), mark("return:runTask")] };
+    expect(locateCrash(resumed, 1).words).toBe("during its recovery, before its first step, step 10");
+    const fresh: Trace = { truncated: false, entries: [mark("call:runTask"), effect(1, "enter"), effect(1, "done")] };
+    expect(locateCrash(fresh, 1).words).toBe("before step 1 started");
+    const nothing: Trace = { truncated: false, entries: [mark("call:runTask"), mark("return:runTask")] };
+    expect(locateCrash(nothing, 1).words).toBe("before it ran any step");
+    expect(locateCrash(resumed, 4).words).toBe("at the boundary after step 10");
   });
 });

@@ -73,7 +73,12 @@ export function locateCrash(trace: Trace, at: number): { window: number; words: 
   }
   const next = trace.entries[at];
   const returned = trace.entries.slice(0, at).some((e) => e.kind === "mark" && e.label === "return:runTask");
-  if (!last) return { window: 0, words: "before step 1 started" };
+  if (!last) {
+    // No step yet in this run: it is recovering; name the step it was about to run.
+    const first = trace.entries.slice(at).find((e): e is Effect => e.kind === "effect");
+    if (!first || first.step === 1) return { window: 0, words: first ? "before step 1 started" : "before it ran any step" };
+    return { window: 0, words: `during its recovery, before its first step, step ${first.step}` };
+  }
   if (last.phase === "enter") return { window: 0, words: `inside runStep(${last.step}), before its side effect` };
   const atBoundary = (next?.kind === "effect" && next.phase === "enter") || (next?.kind === "mark" && next.label === "return:runTask") || returned;
   if (atBoundary) return { window: 0, words: `at the boundary after step ${last.step}` };
