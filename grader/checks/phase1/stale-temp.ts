@@ -7,6 +7,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
 import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
+import { normaliseName } from "../../crash/names.js";
 
 export const staleTemp: CheckDefinition = {
   id: "phase1.stale-temp",
@@ -26,15 +27,18 @@ export const staleTemp: CheckDefinition = {
         for (const [i, { results }] of outcomes.entries()) {
           const first = [{ label: "the state just written", state: after }];
           const again = [{ label: "the state just written", state: next }];
+          // What the next process did, up to the call that went wrong: only what happened is told as done.
+          const wrote = `wrote ${showState(after, 60)}`;
+          const rewrote = `wrote again the state it was writing when it crashed, ${showState(next, 60)}`;
           const problem =
-            checkWrite(results[1]!, after) ??
-            checkLoad(results[2]!, first) ??
-            checkWrite(results[3]!, next) ??
-            checkLoad(results[4]!, again) ??
-            (checkLoad(results[5]!, again) && `after a further restart, ${checkLoad(results[5]!, again)}`);
+            tell(checkWrite(results[1]!, after), "then tried to write a new state") ??
+            tell(checkLoad(results[2]!, first), `${wrote}, then loaded it back`) ??
+            tell(checkWrite(results[3]!, next), `${wrote} and loaded it back, then tried to write again the state it was writing when it crashed`) ??
+            tell(checkLoad(results[4]!, again), `${wrote} and loaded it back, ${rewrote}, then loaded it back`) ??
+            tell(checkLoad(results[5]!, again), `${wrote}, ${rewrote}, and loaded each back; after a further restart`);
           if (problem) {
             const story = await crashStory(box, w, w.cuts[i]!);
-            return `${story}\nThe next process (with the same process id, as a restarted container gets) loaded, wrote ${showState(after, 60)}, then the state it was writing when it crashed: ${problem}.`;
+            return `${story}\nThe next process (with the same process id, as a restarted container gets) loaded, ${problem}.`;
           }
         }
         return null;
@@ -45,6 +49,14 @@ export const staleTemp: CheckDefinition = {
     return ctx.failed(found.story, found.path);
   },
 };
+
+/**
+ * "<what it did>: <problem>", or null when there is no problem; a file name the problem quotes is
+ * spelt as the crash story spells it ("checkpoint.json.*.tmp"), so that one story names one file one way.
+ */
+function tell(problem: string | null, before: string): string | null {
+  return problem === null ? null : `${before}: ${problem.replace(/'([^'\n]+)'/g, (_, name: string) => `'${normaliseName(name)}'`)}`;
+}
 
 /** The simulated process id of the instance that made the last call in the trace. */
 function crashedPid(trace: Trace): number | undefined {
