@@ -110,6 +110,9 @@ export class World {
         events[w] = await this.writers[w]!.grant();
         const after = events[w]!;
         const step = exec.steps.at(-1)!;
+        // The operation as it ran: its file may have been renamed by another writer while it waited.
+        const granted = "op" in after ? after.granted : "done" in after ? after.done.granted : undefined;
+        if (granted) Object.assign(step, { what: granted.what, footprint: granted.footprint });
         // A call that failed changed nothing: from here on it counts as a read of the names it named.
         if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) {
           step.failed = true;

@@ -159,4 +159,20 @@ describe("real writer processes", () => {
     const result = await exploreOrders((choose) => shared.run(setup, choose), { runs: 300, steps: 10_000 });
     expect(result.failed?.problem?.kind).toMatch(/load|writer/);
   });
+
+  test("a descriptor whose file another writer renamed writes the file under its new name: the reader loads right then and sees it torn", async () => {
+    const shared = await world(`
+      import fs from "node:fs";
+      export function atomicCheckpoint(p: string, s: unknown) { const fd = fs.openSync(p + ".tmp", "w"); fs.writeSync(fd, JSON.stringify(s)); fs.closeSync(fd); fs.renameSync(p + ".tmp", p); }
+      export function loadCheckpoint(p: string) { return fs.existsSync(p) ? JSON.parse(fs.readFileSync(p, "utf8")) : null; }
+    `);
+    // A opens the shared temp; B writes it and renames it over the checkpoint; then A writes through its descriptor.
+    const exec = await shared.run(setup, (i, waiting) => (i === 0 || !waiting.includes(1) ? waiting[0]! : 1));
+    const aWrites = exec.steps.findIndex((s) => s.writer === 0 && s.what.startsWith("writeSync"));
+    expect(exec.steps.slice(0, aWrites).map((s) => s.writer)).toEqual([0, 1, 1, 1, 1]);
+    expect(exec.steps[aWrites]!.what).toMatch(/^writeSync writes \d+ bytes to checkpoint\.json \(opened as checkpoint\.json\.tmp, which another process renamed\)$/);
+    expect(exec.steps[aWrites]!.footprint.writes).toEqual(["@/work/checkpoint.json"]);
+    // The first torn load is the one right after that write, not a later symptom.
+    expect(exec.problem).toMatchObject({ kind: "load", afterStep: aWrites + 1 });
+  });
 });

@@ -93,6 +93,12 @@ export class Recorder {
     return this.nextFdId++;
   }
 
+  /** The real descriptor behind a logical id, while it is open; undefined for one closed or synthetic. */
+  realFdOf(id: number): number | undefined {
+    for (const [fd, known] of this.fdIds) if (known === id) return fd;
+    return undefined;
+  }
+
   /** The logical id of a descriptor opened through the recorder, or undefined. */
   fdId(fd: number): number | undefined {
     return this.fdIds.get(fd);

@@ -43,9 +43,13 @@ export interface PendingOp {
   footprint: Footprint;
 }
 
+/**
+ * `lastFailed`: the operation let through before this one threw. `granted`: that operation as it
+ * was when it ran, when it differs from how it was announced (another process renamed the file
+ * its descriptor writes, while it waited).
+ */
 export type ActorMessage =
   | { pid: number }
-  /** `lastFailed`: the operation let through before this one threw. */
-  | { op: PendingOp; lastFailed: boolean }
+  | { op: PendingOp; lastFailed: boolean; granted?: PendingOp }
   /** `touched`: every name the call read or changed (through the calls the sandbox sees). */
-  | { done: { result: CallResult; lastFailed: boolean; touched: Footprint } };
+  | { done: { result: CallResult; lastFailed: boolean; granted?: PendingOp; touched: Footprint } };

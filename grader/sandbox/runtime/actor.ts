@@ -2,14 +2,15 @@
 // once (writers, a reader). Each call runs in a fresh module instance with this process's own
 // id. In a gated call, every file-system operation first tells the grader what it is about to
 // do and waits for its turn, so the grader, not timing, chooses how the processes interleave.
+import fs from "node:fs";
 import path from "node:path";
-import { attrWord, flagNames, opensForChange } from "../../crash/trace.js";
+import { attrWord, flagNames, inScenario, opensForChange } from "../../crash/trace.js";
 import type { FsOp } from "../../crash/model.js";
 import { resolveArgs, runCall, scrubPaths } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
 import { ACTOR_IN_FD } from "../messages/launch.js";
-import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint } from "../messages/actor.js";
+import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint, type PendingOp } from "../messages/actor.js";
 import { Recorder } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
@@ -64,7 +65,8 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   }
   await pending.settle();
   recorder.closeLeftovers();
-  return { result, lastFailed: gate?.lastFailed() ?? false, touched: recorder.touched() };
+  const granted = gate?.takeGranted();
+  return { result, lastFailed: gate?.lastFailed() ?? false, ...(granted ? { granted } : {}), touched: recorder.touched() };
 }
 
 /** Keeps track of what each descriptor names, so an operation on it can say which file it touches. */
@@ -79,7 +81,8 @@ class GateRecorder extends Recorder {
     super(root, {
       beforeOp: (op) => {
         const footprint = this.touch(this.footprint(op));
-        gate?.wait(this.describe(op), footprint, op);
+        // Told again when its turn comes: by then another writer may have renamed its file.
+        gate?.wait(this.describe(op), footprint, op, () => ({ what: this.describe(op), footprint: this.touch(this.footprint(op)) }));
       },
       keep: false,
     });
@@ -115,31 +118,64 @@ class GateRecorder extends Recorder {
     if (entry.kind !== "mark" && entry.kind !== "effect") this.pushed = entry;
   }
 
-  /** The names an operation reads or changes; descriptors stand for the path they were opened at. */
+  /**
+   * The names a descriptor's file has now. Another process may have renamed it since it was
+   * opened (a temp name two writers share, renamed over the checkpoint by one of them): a write
+   * through it then changes the file under its new name, and a reader of that name must look again.
+   * The file is found by its inode in the folder it was opened in; when it is not there (moved
+   * elsewhere, or removed), the name it was opened at stands for it.
+   */
+  private namesNow(id: number): string[] {
+    const opened = this.names.get(id);
+    const real = this.realFdOf(id);
+    if (opened === undefined || real === undefined || !opened.startsWith("@")) return [opened ?? `fd:${id}`];
+    try {
+      const file = fs.fstatSync(real);
+      const folder = path.dirname(inScenario(this.root, opened));
+      const same = fs.readdirSync(folder).filter((name) => {
+        try {
+          const other = fs.lstatSync(path.join(folder, name));
+          return other.ino === file.ino && other.dev === file.dev;
+        } catch {
+          return false;
+        }
+      });
+      return same.length > 0 ? same.map((name) => this.store(path.join(folder, name))) : [opened];
+    } catch {
+      return [opened];
+    }
+  }
+
+  /** The names an operation reads or changes; descriptors stand for the names their file has now. */
   footprint(op: FsOp): Footprint {
-    const named = (fd: number) => this.names.get(fd) ?? `fd:${fd}`;
+    const named = (fd: number) => this.namesNow(fd);
     switch (op.kind) {
       case "open":
         return opensForChange(op.flags) ? { reads: [], writes: [op.path] } : { reads: [op.path], writes: [] };
       case "write":
       case "ftruncate":
-        return { reads: [], writes: [named(op.fd)] };
+        return { reads: [], writes: named(op.fd) };
       case "fsync":
       case "close":
-        return { reads: [named(op.fd)], writes: [] };
+        return { reads: named(op.fd), writes: [] };
       case "rename":
         return { reads: [], writes: [op.from, op.to] };
       case "link":
         return { reads: [op.from], writes: [op.to] };
       case "attr":
-        return { reads: [], writes: [op.path ?? named(op.fd!)] };
+        return { reads: [], writes: op.path ? [op.path] : named(op.fd!) };
       default:
         return { reads: [], writes: [op.path] };
     }
   }
 
   describe(op: FsOp): string {
-    const fd = (id: number) => show(this.names.get(id) ?? `descriptor ${id}`);
+    // A descriptor whose file another process renamed is told under the name the file has now.
+    const fd = (id: number) => {
+      const opened = this.names.get(id) ?? `descriptor ${id}`;
+      const now = this.namesNow(id).filter((name) => name !== opened);
+      return now.length > 0 ? `${show(now[0]!)} (opened as ${show(opened)}, which another process renamed)` : show(opened);
+    };
     switch (op.kind) {
       case "open":
         return `${op.api} opens ${show(op.path)} (${typeof op.flags === "number" ? flagNames(op.flags) : op.flags})`;
@@ -175,6 +211,7 @@ function show(name: string): string {
 class Gate {
   private recorder!: GateRecorder;
   private waiting: FsOp | null = null;
+  private granted: PendingOp | undefined;
 
   constructor(private readonly root: string, private readonly input: LineReader) {}
 
@@ -182,13 +219,26 @@ class Gate {
     this.recorder = recorder;
   }
 
-  /** `op` is null for a call that only reads (it cannot fail the way a change can). */
-  wait(what: string, footprint: Footprint, op: FsOp | null): void {
+  /**
+   * Announces an operation and waits for its turn. `op` is null for a call that only reads (it
+   * cannot fail the way a change can); `now` tells the operation again once its turn came.
+   */
+  wait(what: string, footprint: Footprint, op: FsOp | null, now?: () => PendingOp): void {
     const lastFailed = this.lastFailed();
+    const granted = this.takeGranted();
     this.waiting = op;
     this.recorder.pushed = null;
-    report({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed });
+    report({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed, ...(granted ? { granted } : {}) });
     if (this.input.next() === null) process.exit(0); // the grader is gone
+    const then = now?.();
+    if (then && (then.what !== what || JSON.stringify(then.footprint) !== JSON.stringify(footprint))) this.granted = { what: scrubPaths(then.what, this.root), footprint: then.footprint };
+  }
+
+  /** The operation let through last as it was when it ran, once, when it differs from how it was announced. */
+  takeGranted(): PendingOp | undefined {
+    const granted = this.granted;
+    this.granted = undefined;
+    return granted;
   }
 
   /** True when the operation let through last did not complete (it threw). */
