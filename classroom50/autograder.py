@@ -129,7 +129,8 @@ def grade_into(report: pathlib.Path) -> int:
     if os.environ.get("CLASSROOM50_SKIP_INSTALL") != "1":
         problem = run(["npm", "ci", "--no-audit", "--no-fund"], seconds("CLASSROOM50_INSTALL_TIMEOUT", 240))
     if problem is None:
-        grade = ["npm", "run", "grade", "--", "--json", str(report), "--classroom50", str(RESULT), "--markdown", str(RELEASE_BODY)]
+        # A grade that counts never takes a verdict from a cache (one could be committed, forged).
+        grade = ["npm", "run", "grade", "--", "--no-cache", "--json", str(report), "--classroom50", str(RESULT), "--markdown", str(RELEASE_BODY)]
         problem = run(grade, seconds("CLASSROOM50_GRADE_TIMEOUT", 540))
     if report.exists() and RESULT.exists() and RELEASE_BODY.exists():
         return 0

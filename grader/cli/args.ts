@@ -12,6 +12,8 @@ export interface GradeArgs {
   rubric?: string;
   /** Report files in other formats: the format's flag, and the file. */
   outputs: { flag: string; file: string }[];
+  /** --no-cache: grade every deliverable, none from the verdict cache. */
+  noCache: boolean;
   help: boolean;
 }
 
@@ -24,6 +26,7 @@ ${usageLines([
   ["--replay <path>", "replay one counterexample (the path printed with a failure); needs --only"],
   ["--json <file>", "also write the report as JSON to <file>"],
   ["--rubric <file>", "use another rubric file (weights, deliverables, seed, limits)"],
+  ["--no-cache", "grade every deliverable again, none from the verdict cache (a grade with CI set never uses it)"],
   ...formatRows(),
   ["--help", "show this text"],
 ])}`;
@@ -52,13 +55,14 @@ const OPTIONS: Options = {
   replay: { type: "string" },
   only: { type: "string" },
   seed: { type: "string" },
+  "no-cache": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...Object.fromEntries(FORMATS.map((f) => [f.flag.slice(2), { type: "string" } as const])),
 };
 
 /** Parses the arguments after `npm run grade --` (`--name value` or `--name=value`); throws an Error whose message is for the user. */
 export function parseArgs(argv: string[]): GradeArgs {
-  const args: GradeArgs = { target: "starter", only: [], outputs: [], help: false };
+  const args: GradeArgs = { target: "starter", only: [], outputs: [], noCache: false, help: false };
   for (const word of readWords(argv, OPTIONS, { inline: true })) {
     if (word.kind !== "option") throw unknownOption(word.arg, OPTIONS);
     switch (word.name) {
@@ -75,6 +79,7 @@ export function parseArgs(argv: string[]): GradeArgs {
         break;
       }
       case "help": args.help = true; break;
+      case "no-cache": args.noCache = true; break;
       default: args.outputs.push({ flag: word.flag, file: valueOf(word) });
     }
   }

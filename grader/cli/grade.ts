@@ -12,6 +12,8 @@ import { renderScoreboard } from "../report/terminal.js";
 import { renderReplay, replayOutcome } from "../report/replay.js";
 import { outputWidth, wantsColor } from "../report/layout.js";
 import type { CheckMeta } from "../grading/verdict.js";
+import { postVerdict } from "../grading/verdict-board.js";
+import { VerdictCache, cacheOff, lookUp, store, type CachedVerdicts } from "./verdict-cache.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
@@ -80,7 +82,9 @@ async function main(): Promise<number> {
       rubric,
       identity,
     };
-    const { report: graded, verdicts } = await grade(config, started, args.only);
+    const off = cacheOff({ noCache: args.noCache, replay: !!args.replay, env: process.env });
+    const cache = off === null ? VerdictCache.open() : null;
+    const { report: graded, verdicts } = await grade(config, started, args.only, cache);
     endTargets(identity); // before any report is written: nothing of the target's can rewrite it
     graded.targetUser = { separate: identity.separate, root: process.getuid?.() === 0, ...(identity.separate ? {} : { why: identity.why }) };
     const scrubbed = [work, REPO_ROOT + path.sep, targetDir + path.sep];
@@ -132,9 +136,14 @@ function otherFileSystem(work: string): string | undefined {
 }
 
 /** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */
-async function grade(config: GradeConfig, started: number, only: string[]): Promise<{ report: Report; verdicts: CheckMeta[] }> {
+async function grade(config: GradeConfig, started: number, only: string[], cache: VerdictCache | null): Promise<{ report: Report; verdicts: CheckMeta[] }> {
   const collector = new VerdictCollector();
-  const deliverables = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
+  const selected = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
+  // A deliverable whose inputs did not change since a grade here takes that grade's verdicts; the
+  // checks that build on them find them on the board as if they had just run.
+  const found = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { keys: new Map<string, string>(), hits: new Map<string, CachedVerdicts>() };
+  for (const hit of found.hits.values()) for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
+  const deliverables = selected.filter((d) => !found.hits.has(d.id));
   if (deliverables.length > 0) {
     const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
     const vitest = await startVitest(
@@ -146,9 +155,14 @@ async function grade(config: GradeConfig, started: number, only: string[]): Prom
     await vitest.close();
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
-  const selected = (id: string) => isSelected(config, id) || config.only.length === 0;
-  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas: collector.verdicts, measurements: collector.measurements, selected, durationMs: Date.now() - started, only, replay: config.replayPath });
-  return { report, verdicts: collector.verdicts };
+  if (cache) store(cache, found.keys, deliverables.map((d) => d.id), collector);
+  const hits = [...found.hits.values()];
+  const metas = [...collector.verdicts, ...hits.flatMap((h) => h.verdicts)];
+  const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];
+  const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
+  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath });
+  for (const d of report.deliverables) if (found.hits.has(d.id)) d.cached = true;
+  return { report, verdicts: metas };
 }
 
 class GraderError extends Error {}

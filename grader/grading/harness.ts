@@ -49,10 +49,10 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
         const started = Date.now();
-        const { verdict, crashStates, replayed } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false } : await gradeCheck(check, config, target);
+        const { verdict, crashStates, replayed, limitHit } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false, limitHit: false } : await gradeCheck(check, config, target);
         const ended = Date.now();
         postVerdict(config, check.id, verdict.status);
-        task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...verdict };
+        task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...(limitHit ? { limitHit } : {}), ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);
       });
     }
@@ -68,8 +68,8 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * Runs a check on the student's own files, then, while it fails, with reference files for the
  * earlier deliverables: it passes if any variant passes, and the message says which one did.
  */
-async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean }> {
-  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false };
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
   const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
   let deadline = Date.now() + checkMs;
@@ -118,7 +118,7 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     return first!;
   })();
   await Promise.all(contexts.map((c) => c.close()));
-  return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed) };
+  return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed), limitHit: contexts.some((c) => c.limitHit) };
 }
 
 /** The verdict of `work`, or `late()` when it is not there within `ms` and `more()` gives no more time (the check is then abandoned). */

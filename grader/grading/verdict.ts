@@ -16,6 +16,8 @@ export interface CheckMeta extends Verdict {
   crashStates: number;
   /** The check's own wall time in ms (0 when it did not run); varies from grade to grade. */
   durationMs: number;
+  /** A check of it met a time limit (a verdict that may depend on how busy the machine was: never cached). */
+  limitHit?: boolean;
   /** A `--replay` path was run (a check with no property to replay ignores it); with status "error", one that fits no case. */
   replayed?: boolean;
   /** When its deliverable began (its files' compiling) and when this check ended, in ms since the epoch. */

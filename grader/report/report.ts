@@ -34,6 +34,8 @@ export interface DeliverableReport {
   /** Crash states its checks checked, and its wall time in ms from compiling its files to its last check's end (schema 3). */
   crashStates?: number;
   durationMs?: number;
+  /** Its verdicts came from the verdict cache: nothing they depend on changed since it was graded on this machine (schema 3). */
+  cached?: boolean;
   /** When fewer than all its checks were graded (`--only`): the points all of them are worth (schema 3). */
   partial?: { maxPoints: number };
   /** Not started (schema 3): every check failed, or waits on one that failed, because these functions still throw the starter's error. */

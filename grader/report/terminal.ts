@@ -19,6 +19,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(...titleRow(c.bold(d.title), `${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`, { indent: 0, width }));
     if (d.partial) out.push(...text(c.dim(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`), 2));
+    if (d.cached) out.push(...text(c.dim("from the cache: nothing it depends on changed since it was last graded here"), 2));
     // Not started: one line, not one story per check that all say the same.
     if (d.notStarted) out.push(...text(c.yellow(`${MARK.blocked} ${notStartedLine(d.notStarted)}`), 2));
     else for (const check of d.checks) out.push(...renderCheck(c, check, width, told));
@@ -29,7 +30,11 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   if (report.targetUser?.root && !report.targetUser.separate) out.push(...text(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`)), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
-  out.push(...text(total + c.dim(` · ${crashStates(report.stats.crashStates)} checked in ${opts.seconds.toFixed(1)}\u00a0s`)));
+  // Crash states checked by this grade: a deliverable from the cache checked none now.
+  const cached = report.deliverables.filter((d) => d.cached);
+  const checked = report.stats.crashStates - cached.reduce((n, d) => n + (d.crashStates ?? 0), 0);
+  const fromCache = cached.length > 0 ? ` (${cached.length} of ${report.deliverables.length} deliverables from the cache)` : "";
+  out.push(...text(total + c.dim(` · ${crashStates(checked)} checked in ${opts.seconds.toFixed(1)}\u00a0s${fromCache}`)));
   return out.join("\n");
 }
 

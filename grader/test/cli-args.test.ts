@@ -24,7 +24,7 @@ function thrown(run: () => unknown): string {
   throw new Error("expected an error, none was thrown");
 }
 
-const grade = (over: Partial<GradeArgs> = {}): GradeArgs => ({ target: "starter", only: [], outputs: [], help: false, ...over });
+const grade = (over: Partial<GradeArgs> = {}): GradeArgs => ({ target: "starter", only: [], outputs: [], noCache: false, help: false, ...over });
 /** What `--seed random` picks while Math.random returns 0.25. */
 const RANDOM_SEED = Math.floor(0.25 * 2 ** 31);
 
@@ -34,6 +34,7 @@ describe("npm run grade's arguments", () => {
   const accepted: [string[], GradeArgs][] = [
     [[], grade()],
     [["--target", "solution"], grade({ target: "solution" })],
+    [["--no-cache"], grade({ noCache: true })],
     [["--target=solution"], grade({ target: "solution" })],
     [["--target="], grade({ target: "" })],
     [["--target", "-x"], grade({ target: "-x" })],

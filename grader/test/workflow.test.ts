@@ -165,7 +165,7 @@ describe("the autograding workflow, read and linted", () => {
     expect(grades).toHaveLength(1);
     const grade = grades[0]!;
     expect(grade["continue-on-error"]).toBe(true);
-    expect(grade.run).toMatch(/npm run grade -- --json \.grade\/report\.json --markdown \S+/);
+    expect(grade.run).toMatch(/npm run grade -- --no-cache --json \.grade\/report\.json --markdown \S+/);
     // A hosted runner's user is not root: the grade gets root through sudo, so the code runs as a
     // user of its own, and .grade/ is given back to the runner's user for the steps after it.
     expect(grade.run).toMatch(/if \[ "\$\(id -u\)" != 0 \] && sudo -n true 2>\/dev\/null; then as_root=\(sudo -E env "PATH=\$PATH"\); fi/);

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     for (const mode of modes) {
       const json = path.join(work, "report.json");
       const started = Date.now();
-      await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json], { cwd: REPO_ROOT, env: mode.env });
+      await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json, "--no-cache"], { cwd: REPO_ROOT, env: mode.env });
       byUser[mode.name]!.push((Date.now() - started) / 1000);
       const report = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
       crashStates = report.stats.crashStates;

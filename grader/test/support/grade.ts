@@ -16,8 +16,12 @@ export interface GradeRun {
   report: Report | null;
 }
 
-/** Grades `target` with extra command-line `args` (and `env` on top of this process's); never throws for a non-zero exit. */
+/**
+ * Grades `target` with extra command-line `args` (and `env` on top of this process's); never
+ * throws for a non-zero exit. Every deliverable is graded (--no-cache) unless `args` holds "--cache".
+ */
 export async function grade(target: string | null, args: string[] = [], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<GradeRun> {
+  args = args.includes("--cache") ? args.filter((a) => a !== "--cache") : ["--no-cache", ...args];
   const { path: out, cleanup } = await dir({ unsafeCleanup: true });
   try {
     const json = path.join(out, "report.json");

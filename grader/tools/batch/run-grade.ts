@@ -40,7 +40,7 @@ export async function runGrade(req: GradeRequest): Promise<GradeOutcome> {
   if (stopping) return { report: null, error: "the batch was interrupted" };
   let stopped = false;
   // A group of its own: the grade's sandboxes and sessions are killed with it.
-  const child = execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", req.target, "--json", req.json, ...req.args], {
+  const child = execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", req.target, "--json", req.json, "--no-cache", ...req.args], {
     cwd: req.cwd,
     detached: true,
     reject: false,
