@@ -14,6 +14,8 @@ export interface GradeArgs {
   outputs: { flag: string; file: string }[];
   /** --no-cache: grade every deliverable, none from the verdict cache. */
   noCache: boolean;
+  /** --watch: grade again on every save. */
+  watch: boolean;
   help: boolean;
 }
 
@@ -27,6 +29,7 @@ ${usageLines([
   ["--json <file>", "also write the report as JSON to <file>"],
   ["--rubric <file>", "use another rubric file (weights, deliverables, seed, limits)"],
   ["--no-cache", "grade every deliverable again, none from the verdict cache (a grade with CI set never uses it)"],
+  ["--watch", "grade again each time a file of the target is saved; q or Ctrl-C quits"],
   ...formatRows(),
   ["--help", "show this text"],
 ])}`;
@@ -56,13 +59,14 @@ const OPTIONS: Options = {
   only: { type: "string" },
   seed: { type: "string" },
   "no-cache": { type: "boolean" },
+  watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...Object.fromEntries(FORMATS.map((f) => [f.flag.slice(2), { type: "string" } as const])),
 };
 
 /** Parses the arguments after `npm run grade --` (`--name value` or `--name=value`); throws an Error whose message is for the user. */
 export function parseArgs(argv: string[]): GradeArgs {
-  const args: GradeArgs = { target: "starter", only: [], outputs: [], noCache: false, help: false };
+  const args: GradeArgs = { target: "starter", only: [], outputs: [], noCache: false, watch: false, help: false };
   for (const word of readWords(argv, OPTIONS, { inline: true })) {
     if (word.kind !== "option") throw unknownOption(word.arg, OPTIONS);
     switch (word.name) {
@@ -80,9 +84,11 @@ export function parseArgs(argv: string[]): GradeArgs {
       }
       case "help": args.help = true; break;
       case "no-cache": args.noCache = true; break;
+      case "watch": args.watch = true; break;
       default: args.outputs.push({ flag: word.flag, file: valueOf(word) });
     }
   }
   if (args.replay && args.only.length !== 1) throw new Error("--replay replays one check: give exactly one --only <check id>");
+  if (args.watch && args.replay) throw new Error("--watch grades again on every save; --replay runs one case once: give one of them");
   return args;
 }

@@ -44,6 +44,10 @@ async function main(): Promise<number> {
     console.error(`grade: ${unknown}`);
     return 2;
   }
+  if (args.watch) {
+    const { watchAndGrade } = await import("./watch.js");
+    return watchAndGrade(targetDir, process.argv.slice(2).filter((a) => a !== "--watch"));
+  }
   // A report left by an earlier grade must not pass for this one if this one cannot finish.
   for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
   const started = Date.now();

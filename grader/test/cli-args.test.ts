@@ -24,7 +24,7 @@ function thrown(run: () => unknown): string {
   throw new Error("expected an error, none was thrown");
 }
 
-const grade = (over: Partial<GradeArgs> = {}): GradeArgs => ({ target: "starter", only: [], outputs: [], noCache: false, help: false, ...over });
+const grade = (over: Partial<GradeArgs> = {}): GradeArgs => ({ target: "starter", only: [], outputs: [], noCache: false, watch: false, help: false, ...over });
 /** What `--seed random` picks while Math.random returns 0.25. */
 const RANDOM_SEED = Math.floor(0.25 * 2 ** 31);
 
@@ -35,6 +35,7 @@ describe("npm run grade's arguments", () => {
     [[], grade()],
     [["--target", "solution"], grade({ target: "solution" })],
     [["--no-cache"], grade({ noCache: true })],
+    [["--watch", "--only", "phase1"], grade({ watch: true, only: ["phase1"] })],
     [["--target=solution"], grade({ target: "solution" })],
     [["--target="], grade({ target: "" })],
     [["--target", "-x"], grade({ target: "-x" })],
