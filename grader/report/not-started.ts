@@ -5,7 +5,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
 import type { Rubric } from "../rubric.js";
-import type { DeliverableReport } from "./report.js";
+
+/** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
+interface GradedDeliverable {
+  id: string;
+  status: string;
+  checks: { id: string; status: string; message?: string }[];
+}
 
 /** What the starter's error says: "not implemented yet: runTask (starter/runner.ts)". */
 const NOT_IMPLEMENTED = /not implemented yet: ([A-Za-z_$][\w$]*) \(([^)\s]+)\)/g;
@@ -36,7 +42,7 @@ export function starterFunctions(file: string, starterDir = path.join(REPO_ROOT,
  * ran failed naming a function that still throws the starter's error (on its own, when blocked),
  * and every check that did not run waits on a check of a deliverable not started.
  */
-export function notStartedDeliverables(deliverables: DeliverableReport[], rubric: Rubric, starterDir?: string): Map<string, NotStarted> {
+export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric: Rubric, starterDir?: string): Map<string, NotStarted> {
   const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
   const deliverableOf = new Map(deliverables.flatMap((d) => d.checks.map((c) => [c.id, d.id] as const)));
   const found = new Map<string, NotStarted>();
