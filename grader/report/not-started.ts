@@ -52,7 +52,10 @@ export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric
     for (const d of deliverables) {
       if (found.has(d.id) || d.status !== "graded" || d.checks.length === 0 || d.checks.some((c) => c.status === "passed" || c.status === "error")) continue;
       const functions = new Set<string>();
-      const waitsOnNotStarted = (id: string) => (requires.get(id) ?? []).some((r) => r !== id && found.has(deliverableOf.get(r) ?? "") && deliverableOf.get(r) !== d.id);
+      // A check that waits on one failing for the same reason: in a deliverable found already, or of its own that names such a function.
+      const named = (id: string) => notImplementedIn(d.checks.find((c) => c.id === id)?.message ?? "").length > 0;
+      const waitsOnNotStarted = (id: string) =>
+        (requires.get(id) ?? []).some((r) => r !== id && (deliverableOf.get(r) === d.id ? named(r) : found.has(deliverableOf.get(r) ?? "")));
       const sameCause = d.checks.every((c) => {
         const named = notImplementedIn(c.message ?? "");
         named.forEach((f) => functions.add(f));

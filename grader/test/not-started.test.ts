@@ -38,6 +38,16 @@ describe("a deliverable not started", () => {
     expect(notStartedLine(found.get("phase1")!)).toBe("not started: atomicCheckpoint and loadCheckpoint are not implemented yet (checkpoint.ts)");
   });
 
+  test("a check of its own that waits on one failing for that reason (its own failure, the same, left out) counts too", () => {
+    const phase1 = allFailed("phase1", `${threw("atomicCheckpoint", "checkpoint.ts")} and ${threw("loadCheckpoint", "checkpoint.ts")}`);
+    const crashSafety = phase1.checks.find((c) => c.id === "phase1.crash-safety")!;
+    Object.assign(crashSafety, { status: "blocked", message: "Scored only once phase1.round-trip passes; fix that first." });
+    expect(notStartedDeliverables([phase1], rubric).get("phase1")?.all).toBe(true);
+    // Waiting on a check of its own that fails for another reason is no sign of it.
+    phase1.checks.find((c) => c.id === "phase1.round-trip")!.message = "loadCheckpoint returned [] after writing {}";
+    expect(notStartedDeliverables([phase1], rubric).has("phase1")).toBe(false);
+  });
+
   test("only some of its file's functions missing: it names them and says every check needs them, not 'not started'", () => {
     const found = notStartedDeliverables([allFailed("phase1", threw("loadCheckpoint", "checkpoint.ts"))], rubric).get("phase1")!;
     expect(found.all).toBe(false);
