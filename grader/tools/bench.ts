@@ -18,6 +18,7 @@ import { REPO_ROOT } from "../paths.js";
 import { gradesAsRoot } from "../sandbox/identity/target-user.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
+import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
@@ -53,6 +54,10 @@ async function main(): Promise<void> {
   line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
   console.log("    each deliverable's wall time in it (they run side by side, so these add up to more):");
   for (const [id, seconds] of Object.entries(byDeliverable)) line(`      ${id}`, `${fmt(median(seconds), 1)} s`, seconds);
+  // The student's loop: the verdict cache, warm, beside the cold grade just measured.
+  const cache = await cacheCost(work, runs);
+  line("(e) with the cache, unchanged", `${fmt(median(cache.unchanged), 2)} s, ${fmt(median(cache.unchanged) / median(grades), 3)}x the cold grade`, cache.unchanged);
+  line("    runner.ts changed", `${fmt(median(cache.runnerChanged), 1)} s, ${fmt(median(cache.runnerChanged) / median(grades), 2)}x the cold grade`, cache.runnerChanged);
   if (byUser.separate) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
@@ -100,7 +105,7 @@ async function main(): Promise<void> {
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();
