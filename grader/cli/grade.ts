@@ -64,14 +64,18 @@ async function main(): Promise<number> {
   };
   // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes its scratch
   // folders: they are on a tmpfs, in memory, and a class's worth of them would fill it.
+  // A second signal while the first one cleans up (Ctrl-C pressed twice) waits for that cleanup.
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
     try {
       removeScratch();
     } finally {
       process.exit(128 + os.constants.signals[signal]);
     }
   };
-  process.once("SIGINT", stop).once("SIGTERM", stop);
+  process.on("SIGINT", stop).on("SIGTERM", stop);
   try {
     const config: GradeConfig = {
       targetDir,

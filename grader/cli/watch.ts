@@ -31,6 +31,8 @@ const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 export async function watchAndGrade(targetDir: string, gradeArgs: string[], out: NodeJS.WriteStream = process.stdout, input: NodeJS.ReadStream = process.stdin): Promise<number> {
   const label = path.relative(process.cwd(), targetDir) || ".";
   let child: ChildProcess | null = null;
+  // Each grade is told to stop once: it cleans up, then ends.
+  let told = false;
   let again = false;
   let quitting = false;
   let timer: NodeJS.Timeout | undefined;
@@ -42,7 +44,7 @@ export async function watchAndGrade(targetDir: string, gradeArgs: string[], out:
     if (child) {
       // A save during a grade: that grade stops (and cleans up), and the next one starts after it.
       again = true;
-      child.kill("SIGTERM");
+      stopGrade();
       return;
     }
     out.write(CLEAR_SCREEN);
@@ -50,6 +52,7 @@ export async function watchAndGrade(targetDir: string, gradeArgs: string[], out:
     child = started;
     started.on("exit", () => {
       child = null;
+      told = false;
       if (quitting) return done(0);
       if (again) {
         again = false;
@@ -66,8 +69,14 @@ export async function watchAndGrade(targetDir: string, gradeArgs: string[], out:
     watcher.close();
     if (input.isTTY) input.setRawMode(false);
     input.pause();
-    if (child) child.kill("SIGTERM");
+    if (child) stopGrade();
     else done(0);
+  };
+
+  const stopGrade = () => {
+    if (told || !child) return;
+    told = true;
+    child.kill("SIGTERM");
   };
 
   // A grade changes the folder's modes (as root, to keep it from the code's own user): only a
