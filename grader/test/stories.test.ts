@@ -38,4 +38,10 @@ describe.concurrent("stories that say only what happened", () => {
     expect([...temps]).toHaveLength(1);
     expect([...temps][0]).toContain("*");
   });
+
+  test("a history read in the order of its file names: the element out of place is said to be another step's state, and which", async () => {
+    const text = await story("stretch-diff/sorted-by-name", "stretch-diff.two-prompts");
+    expect(text).toMatch(/returned 10 states, and its element 1 is not the task's state after step 2: it is the state after step 10\./);
+  });
 });
+

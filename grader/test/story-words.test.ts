@@ -6,6 +6,7 @@ import { describeResult } from "../grading/calls.js";
 import { locateCrash } from "../checks/phase2/ledger.js";
 import type { Trace } from "../crash/model.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
+import { showPaths } from "../checks/stretch-diff/reference.js";
 
 describe("a call's outcome in words", () => {
   test("a SyntaxError at a JSON position says that position counts characters, not bytes; other errors say nothing of it", () => {
@@ -50,5 +51,13 @@ describe("where a crash landed, in the task's steps", () => {
     const nothing: Trace = { truncated: false, entries: [mark("call:runTask"), mark("return:runTask")] };
     expect(locateCrash(nothing, 1).words).toBe("before it ran any step");
     expect(locateCrash(resumed, 4).words).toBe("at the boundary after step 10");
+  });
+});
+
+describe("paths where two states differ", () => {
+  test("the empty path is named as a path (the whole state), never as an empty list", () => {
+    expect(showPaths([[]])).toBe("[] (the empty path: the whole state)");
+    expect(showPaths([["notes", 3], []])).toBe('[] (the empty path: the whole state), ["notes",3]');
+    expect(showPaths([])).toBe("none");
   });
 });
