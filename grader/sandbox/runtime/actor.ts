@@ -80,9 +80,9 @@ class GateRecorder extends Recorder {
   constructor(root: string, gate?: Gate) {
     super(root, {
       beforeOp: (op) => {
-        const footprint = this.touch(this.footprint(op));
+        const { what, footprint } = this.announce(op);
         // Told again when its turn comes: by then another writer may have renamed its file.
-        gate?.wait(this.describe(op), footprint, op, () => ({ what: this.describe(op), footprint: this.touch(this.footprint(op)) }));
+        gate?.wait(what, footprint, op, () => this.announce(op));
       },
       keep: false,
     });
@@ -146,9 +146,15 @@ class GateRecorder extends Recorder {
     }
   }
 
-  /** The names an operation reads or changes; descriptors stand for the names their file has now. */
-  footprint(op: FsOp): Footprint {
-    const named = (fd: number) => this.namesNow(fd);
+  /** An operation as the grader is told of it now: in words, and the names it touches (noted as touched). The folder is looked at once. */
+  private announce(op: FsOp): PendingOp {
+    const now = "fd" in op && op.fd !== undefined ? { id: op.fd, names: this.namesNow(op.fd) } : null;
+    const named = (id: number) => (now?.id === id ? now.names : this.namesNow(id));
+    return { what: this.describe(op, named), footprint: this.touch(this.footprint(op, named)) };
+  }
+
+  /** The names an operation reads or changes; a descriptor stands for `named(id)`, the names its file has now. */
+  private footprint(op: FsOp, named: (id: number) => string[]): Footprint {
     switch (op.kind) {
       case "open":
         return opensForChange(op.flags) ? { reads: [], writes: [op.path] } : { reads: [op.path], writes: [] };
@@ -169,11 +175,11 @@ class GateRecorder extends Recorder {
     }
   }
 
-  describe(op: FsOp): string {
+  private describe(op: FsOp, named: (id: number) => string[]): string {
     // A descriptor whose file another process renamed is told under the name the file has now.
     const fd = (id: number) => {
       const opened = this.names.get(id) ?? `descriptor ${id}`;
-      const now = this.namesNow(id).filter((name) => name !== opened);
+      const now = named(id).filter((name) => name !== opened);
       return now.length > 0 ? `${show(now[0]!)} (opened as ${show(opened)}, which another process renamed)` : show(opened);
     };
     switch (op.kind) {
