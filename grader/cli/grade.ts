@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isSelected, type GradeConfig } from "../grading/config.js";
+import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js";
 import { REPO_ROOT } from "../paths.js";
 import { formatOf } from "../report/formats/index.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
@@ -103,8 +103,7 @@ async function main(): Promise<number> {
     const color = wantsColor(process.stdout, process.env);
     if (args.replay) {
       // A replay runs one case: it says whether that case still fails, and grades nothing.
-      const command = ["npm run grade --", ...(config.targetArg ? [`--target ${config.targetArg}`] : []), `--only ${args.only[0]}`, `--seed ${config.seed}`].join(" ");
-      const replayed = replayOutcome(verdicts, { checkId: args.only[0]!, path: args.replay, command, scrub: scrubber(scrubbed) });
+      const replayed = replayOutcome(verdicts, { checkId: args.only[0]!, path: args.replay, command: checkCommand(config, args.only[0]!), scrub: scrubber(scrubbed) });
       console.log(renderReplay(replayed, { color, width: outputWidth(process.stdout) }));
       return replayed.exitCode;
     }

@@ -36,3 +36,12 @@ export function isSelected(config: Pick<GradeConfig, "only">, checkId: string): 
   const deliverable = checkId.split(".")[0];
   return config.only.some((id) => id === checkId || id === deliverable);
 }
+
+/** The command that grades `checkId` of this grade's target and seed again, or with `replayPath` exactly one case of it. */
+export function checkCommand(config: Pick<GradeConfig, "targetArg" | "seed">, checkId: string, replayPath?: string): string {
+  const parts = ["npm run grade --"];
+  if (config.targetArg) parts.push(`--target ${config.targetArg}`);
+  parts.push(`--only ${checkId}`, `--seed ${config.seed}`);
+  if (replayPath) parts.push(`--replay ${replayPath}`);
+  return parts.join(" ");
+}

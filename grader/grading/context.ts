@@ -5,7 +5,7 @@ import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import type { Limits } from "../sandbox/messages/limits.js";
 import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
 import { UserLease } from "../sandbox/identity/target-user.js";
-import type { GradeConfig } from "./config.js";
+import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
 
@@ -112,11 +112,7 @@ export class CheckContext {
 
   /** The command that replays this check, or exactly one counterexample of it. */
   replayCommand(fastCheckPath?: string): string {
-    const parts = ["npm run grade --"];
-    if (this.config.targetArg) parts.push(`--target ${this.config.targetArg}`);
-    parts.push(`--only ${this.checkId}`, `--seed ${this.config.seed}`);
-    if (fastCheckPath) parts.push(`--replay ${fastCheckPath}`);
-    return parts.join(" ");
+    return checkCommand(this.config, this.checkId, fastCheckPath);
   }
 
   failed(message: string, fastCheckPath?: string): Verdict {
