@@ -2,7 +2,7 @@
 import pc from "picocolors";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
-import { crashStates } from "./words.js";
+import { crashStates, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import type { CheckReport, Report } from "./report.js";
 
@@ -36,13 +36,6 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   const fromCache = cached.length > 0 ? ` (${cached.length} of ${report.deliverables.length} deliverables from the cache)` : "";
   out.push(...text(total + c.dim(` · ${crashStates(checked)} checked in ${opts.seconds.toFixed(1)}\u00a0s${fromCache}`)));
   return out.join("\n");
-}
-
-/** What a grade of some checks only earned, said so that it cannot pass for the grade. */
-export function partialLine(report: Report): string {
-  const { only, maxScore, maxBonus } = report.partial!;
-  const graded = [report.maxScore > 0 || report.maxBonus === 0 ? { graded: `${report.maxScore} of ${maxScore} core points`, earned: report.score } : null, report.maxBonus > 0 ? { graded: `${report.maxBonus} of ${maxBonus} bonus points`, earned: report.bonus } : null].filter((p) => p !== null);
-  return `Partial grade (--only ${only.join(" ")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; npm run grade gives the grade`;
 }
 
 /** A check's row, and for one that did not pass its story (or, when `told` holds the same story for an earlier check, a reference to it) and replay. */

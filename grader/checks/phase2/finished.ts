@@ -4,11 +4,14 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
 import { STEPS } from "./ledger.js";
 
+/** The maxSteps of the runs after the task was done (run 2, run 3): none, then a budget. */
+const LATER_RUNS = [undefined, 3] as const;
+
 export const finished: CheckDefinition = {
   id: "phase2.finished",
   async run(ctx) {
     const box = ctx.sandbox();
-    const { results, effects } = await box.run("runner", { steps: [runTaskStep(), restart, runTaskStep(), restart, runTaskStep(3)] });
+    const { results, effects } = await box.run("runner", { steps: [runTaskStep(), ...LATER_RUNS.flatMap((budget) => [restart, runTaskStep(budget)])] });
     const first = checkRunResult(results[0]!, STEPS);
     if (first) return ctx.failed(`The first run, to completion: ${first}.`);
     const again = effects.filter((e, i) => e.phase === "enter" && effects.slice(0, i).filter((x) => x.phase === "done").length >= STEPS);
@@ -18,7 +21,8 @@ export const finished: CheckDefinition = {
       const runs = [...new Set(again.map((e) => e.pid))].map((pid) => {
         const calls = again.filter((e) => e.pid === pid).map((e) => `runStep(${e.step})`);
         const run = pid - firstPid + 1;
-        return `run ${run} (${run === 2 ? "no maxSteps" : "maxSteps 3"}) called ${calls.join(", ")}`;
+        const budget = LATER_RUNS[run - 2];
+        return `run ${run} (${budget === undefined ? "no maxSteps" : `maxSteps ${budget}`}) called ${calls.join(", ")}`;
       });
       return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`);
     }

@@ -2,8 +2,7 @@
 // read. Scores first, then each deliverable's checks, each lost point with its story and replay.
 import type { MeasurementReport } from "../measurement.js";
 import { notStartedLine } from "../not-started.js";
-import { crashStates } from "../words.js";
-import { partialLine } from "../terminal.js";
+import { crashStates, partialLine } from "../words.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
