@@ -155,8 +155,9 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
     const vitest = await startVitest(
       "test",
-      deliverables.map((d) => `grader/checks/${d.id}.grade.ts`),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: ["grader/checks/*.grade.ts"], maxWorkers: deliverables.length, fileParallelism: true },
+      // launch.mjs compiled each deliverable's checks (grader/checks/<id>.grade.ts) beside this file.
+      deliverables.map((d) => `.grade/${d.id}.grade.mjs`),
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );
     await vitest.close();
