@@ -39,7 +39,7 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
   let timer: NodeJS.Timeout | undefined;
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
   // report that says so. It has the time of one check.
-  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`it did not finish within ${formatSeconds(config.rubric.limits.checkMs)}`), config.rubric.limits.checkMs)));
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`the measurement did not finish within ${formatSeconds(config.rubric.limits.checkMs)}, the most one may take (it is not scored)`), config.rubric.limits.checkMs)));
   try {
     const outcome = await Promise.race([m.run(ctx, unusable), late]);
     return typeof outcome === "string" ? unmeasured(m, outcome) : outcome;

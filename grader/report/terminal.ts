@@ -1,5 +1,6 @@
 // The scoreboard printed by `npm run grade`: colours on a terminal, plain text when piped.
 import pc from "picocolors";
+import stringWidth from "string-width";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
 import { crashStates, partialLine } from "./words.js";
@@ -38,29 +39,41 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   return out.join("\n");
 }
 
-/** A check's row, and for one that did not pass its story (or, when `told` holds the same story for an earlier check, a reference to it) and replay. */
+/** A check's row, its note when it passed with one, and for one that did not pass its story (or, when `told` holds the same story for an earlier check, a reference to it) and replay. */
 function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, width: number, told: Map<string, string>): string[] {
   const color = check.status === "passed" ? c.green : check.status === "blocked" ? c.yellow : c.red;
   const lines = titleRow(check.title, color(`${check.points}/${check.maxPoints}`), { indent: 2, width, mark: color(MARK[check.status]) });
-  if (check.status === "passed") return lines;
-  lines.push(c.dim(`      ${check.id}`));
   const message = check.message ?? "";
+  // A check passed with a note (with the reference's file in place of yours, or with nothing to test) says so.
+  const note = check.status === "passed" ? c.dim : (text: string) => text;
+  if (check.status === "passed" && !message) return lines;
+  if (check.status !== "passed") lines.push(c.dim(`      ${check.id}`));
   const earlier = told.get(message);
-  if (earlier) lines.push(...hanging(`The same story as ${earlier} above.`, { indent: 6, width }));
-  else for (const line of message.split("\n")) lines.push(...hanging(line, { indent: 6, width }));
+  if (earlier) lines.push(...hanging(note(`The same story as ${earlier} above.`), { indent: 6, width }));
+  else for (const line of message.split("\n")) lines.push(...hanging(note(line), { indent: 6, width }));
   // Only a story of a few lines or more is worth a reference.
   if (!earlier && message.split("\n").length + message.length / width > 2) told.set(message, check.id);
   if (check.replay) lines.push(...commandLines("replay: ", check.replay, { indent: 6, width }).map((l) => c.cyan(l)));
   return lines;
 }
 
-/** A measurement as an indented table: its title, a header row, then one row per label. */
+/**
+ * A measurement as an indented table: its title, a header row, then one row per label. A table
+ * wider than the terminal is told row by row instead: each label, then each column's cell.
+ */
 function renderMeasurement(c: ReturnType<typeof pc.createColors>, m: MeasurementReport, width: number): string[] {
-  const labelWidth = Math.max(0, ...m.rows.map((r) => r.label.length));
-  const widths = m.columns.map((col, i) => Math.max(col.length, ...m.rows.map((r) => (r.cells[i] ?? "").length)));
-  const line = (label: string, cells: string[]) => `    ${label.padEnd(labelWidth)}  ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")}`.trimEnd();
+  const labelWidth = Math.max(0, ...m.rows.map((r) => stringWidth(r.label)));
+  const widths = m.columns.map((col, i) => Math.max(stringWidth(col), ...m.rows.map((r) => stringWidth(r.cells[i] ?? ""))));
+  const pad = (text: string, to: number) => text + " ".repeat(Math.max(0, to - stringWidth(text)));
+  const line = (label: string, cells: string[]) => `    ${pad(label, labelWidth)}  ${cells.map((cell, i) => pad(cell, widths[i]!)).join("  ")}`.trimEnd();
   const lines = ["", ...hanging(c.bold(m.title), { indent: 2, width })];
-  if (m.rows.length > 0) lines.push(c.dim(line("", m.columns)), ...m.rows.map((r) => line(r.label, r.cells)));
+  const tableWidth = 4 + labelWidth + widths.reduce((sum, w) => sum + 2 + w, 0);
+  if (m.rows.length > 0 && tableWidth <= width) lines.push(c.dim(line("", m.columns)), ...m.rows.map((r) => line(r.label, r.cells)));
+  else
+    for (const r of m.rows) {
+      lines.push(...hanging(r.label, { indent: 4, width }));
+      lines.push(...hanging(m.columns.map((col, i) => `${c.dim(`${col}:`)} ${r.cells[i] ?? ""}`).join("; "), { indent: 6, width }));
+    }
   for (const note of m.note?.split("\n") ?? []) lines.push(...hanging(c.dim(note), { indent: 4, width }));
   return lines;
 }

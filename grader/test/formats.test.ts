@@ -9,6 +9,7 @@ import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { junit } from "../report/formats/junit.js";
+import { gradescopeResults } from "../report/formats/gradescope.js";
 import { markdown } from "../report/formats/markdown.js";
 import { runnerResult } from "../report/formats/runner-result.js";
 import { sameCause, type CheckReport, type Report } from "../report/report.js";
@@ -134,7 +135,7 @@ describe("report formats", () => {
     const partial: Report = { ...REPORT, partial: { only: ["phase1"], maxScore: 100, maxBonus: 50 } };
     const md = markdown(partial);
     expect(md).not.toMatch(/^## Checkpoint lab: /m);
-    expect(md).toMatch(/^## Checkpoint lab, partial\n\nPartial grade \(--only phase1\): 30 of 100 core points and 10 of 50 bonus points graded here; earned 12 and 4; npm run grade gives the grade\.$/m);
+    expect(md).toMatch(/^## Checkpoint lab, partial\n\nPartial grade \(--only phase1\): 30 of 100 core points and 10 of 50 bonus points graded here; earned 12 and 4; npm run grade -- --target somewhere gives the grade\.$/m);
     const notStarted: Report = { ...REPORT, deliverables: REPORT.deliverables.map((d) => (d.id === "phase2" ? { ...d, notStarted: { functions: ["runTask (runner.ts)"], all: true } } : d)) };
     const text = markdown(notStarted);
     expect(text).toContain("- ⏸️ not started: runTask is not implemented yet (runner.ts)\n");
@@ -155,6 +156,19 @@ describe("report formats", () => {
     const text = renderScoreboard(twice, { color: false, seconds: 1 });
     expect(text.split("Run 2, a new process").length).toBe(2);
     expect(text).toContain("      phase1.y\n      The same story as phase1.x above.\n      replay: npm run grade -- --only phase1.y --seed 1");
+  });
+
+  test("a check that passed with a note shows the note under its tick in the terminal, in Markdown and on Gradescope; one passed without a note shows only its row", () => {
+    const note = "Passed with the reference checkpoint.ts. With your own files:\nrunTask threw Error (EEXIST): file already exists";
+    const noted: Report = { ...REPORT, deliverables: [{ ...REPORT.deliverables[0]!, points: 20, checks: [check("phase1.a", "passed", 12, 12), check("phase1.n", "passed", 8, 8, note)] }] };
+    const text = renderScoreboard(noted, { color: false, seconds: 1 });
+    expect(text).toMatch(/✓ title of phase1\.n +8\/8\n      Passed with the reference checkpoint\.ts\. With your own files:\n      runTask threw Error \(EEXIST\): file already exists\n/);
+    expect(text).toMatch(/✓ title of phase1\.a +12\/12\n  ✓ title of phase1\.n/);
+    expect(text).not.toContain("      phase1.n");
+    expect(markdown(noted)).toContain("`phase1.n` title of phase1.n: **8/8**\n\n  ```text\n  Passed with the reference checkpoint.ts. With your own files:\n  runTask threw Error (EEXIST): file already exists\n  ```");
+    const { tests } = gradescopeResults(noted, []);
+    expect(tests.find((t) => t.name.includes("phase1.n"))!.output).toBe(`Passed. ${note}`);
+    expect(tests.find((t) => t.name.includes("phase1.a"))!.output).toBe("Passed.");
   });
 
   test("npm run report writes the formats from a saved report, and errors with the rubric's points when there is none", async () => {

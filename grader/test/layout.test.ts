@@ -10,7 +10,7 @@ import { REPO_ROOT } from "../paths.js";
 import { commandLines, hanging, outputWidth, titleRow, wantsColor } from "../report/layout.js";
 import type { Report } from "../report/report.js";
 import { renderScoreboard } from "../report/terminal.js";
-import { composeTarget } from "./support/grade.js";
+import { composeTarget, prose } from "./support/grade.js";
 
 const LONG_TITLE = "Beyond the handout: concurrent writers never tear the checkpoint, not even with three of them";
 const STORY = `With the old checkpoint {"step":1} on disk, atomicCheckpoint(path, {"step":2}) was killed right after writeFileSync("checkpoint.json") opened the file (flags "w"), and ${"x".repeat(150)} ended`;
@@ -80,6 +80,30 @@ describe("lines that fit the terminal", () => {
       expect(widest(text.split("\n"))).toBeLessThanOrEqual(width);
       expect(stripAnsi(text).replace(/\s+/g, " ")).toContain(LONG_TITLE);
     }
+  });
+});
+
+describe("a measurement table", () => {
+  const measured: Report = {
+    ...REPORT,
+    deliverables: [{ ...REPORT.deliverables[0]!, checks: [], measurements: [{
+      id: "m", title: "File checkpoint vs git checkpoint (reported, not scored)", columns: ["runner.ts", "git-checkpoint.ts"], note: "a note", data: null,
+      rows: [{ label: "recovered, killed right after the commit/rename", cells: ["1 of 4", "4 of 4"] }, { label: "disk space after a run", cells: ["30.9 KiB in 1 file", "59.4 KiB in 38 files"] }],
+    }] }],
+  };
+
+  test("fits as a table where it can: a header row, then one row per label, each cell under its column", () => {
+    const lines = renderScoreboard(measured, { color: false, seconds: 1, width: 100 }).split("\n");
+    const header = lines.findIndex((l) => l.includes("runner.ts") && l.includes("git-checkpoint.ts"));
+    expect(lines[header + 2]).toMatch(/^ {4}disk space after a run +30\.9 KiB in 1 file +59\.4 KiB in 38 files$/);
+    expect(lines[header + 2]!.indexOf("30.9")).toBe(lines[header]!.indexOf("runner.ts"));
+  });
+
+  test.each([40, 60, 80])("wider than %i columns, it is told row by row: each label, then each column's cell, no line wider than the terminal", (width) => {
+    const text = renderScoreboard(measured, { color: false, seconds: 1, width });
+    expect(widest(text.split("\n"))).toBeLessThanOrEqual(width);
+    expect(prose(text)).toContain("disk space after a run runner.ts: 30.9 KiB in 1 file; git-checkpoint.ts: 59.4 KiB in 38 files");
+    expect(prose(text)).toContain("recovered, killed right after the commit/rename runner.ts: 1 of 4; git-checkpoint.ts: 4 of 4");
   });
 });
 

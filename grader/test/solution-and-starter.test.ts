@@ -56,7 +56,7 @@ describe.concurrent("grading the repository's own targets", () => {
     expect(run.report!.deliverables.map((d) => [d.id, d.maxPoints, d.partial?.maxPoints])).toEqual([["phase1", 20, 35], ["power-loss", 10, undefined]]);
     expect(run.stdout).not.toMatch(/^Score /m);
     expect(run.stdout).toContain("  20 of its 35 points were graded here\n");
-    expect(prose(run.stdout)).toMatch(/ Partial grade \(--only power-loss\): 20 of 100 core points and 10 of 50 bonus points graded here; earned 20 and 10; npm run grade gives the grade · /);
+    expect(prose(run.stdout)).toMatch(/ Partial grade \(--only power-loss\): 20 of 100 core points and 10 of 50 bonus points graded here; earned 20 and 10; npm run grade -- --target solution gives the grade · /);
   });
 
   test("the starter (the default target) earns 0, exits 1, and prints one line per deliverable saying what is not implemented", async () => {

@@ -138,20 +138,23 @@ function table(measured: Measured[]): MeasurementReport {
       { label: "recovered, killed in the state write", cells: measured.map((m) => cell(m, recovered("state write"))) },
       { label: "recovered, killed before the commit/rename", cells: measured.map((m) => cell(m, recovered("before commit"))) },
       { label: "recovered, killed inside the commit", cells: measured.map((m) => cell(m, recovered("inside commit"))) },
-      { label: "recovered, killed right after it", cells: measured.map((m) => cell(m, recovered("after commit"))) },
+      { label: "recovered, killed right after the commit/rename", cells: measured.map((m) => cell(m, recovered("after commit"))) },
       { label: "disk space after a run", cells: measured.map((m) => cell(m, (x) => x.disk && `${kib(x.disk.bytes)} in ${x.disk.files} file${x.disk.files === 1 ? "" : "s"}`)) },
     ],
-    note: [...(problems.length === measured.length ? [] : EXPLAINED), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
+    note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length)), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
     data: { runs: RUNS, implementations: measured },
   };
 }
 
-/** What the numbers mean, under the table. */
-const EXPLAINED = [
-  "Times leave out the task's own steps; the folder is a RAM disk when the machine has one, where fsync costs nothing.",
-  `Both crashed at the same kinds of point in the checkpoints of steps ${CRASHED_STEPS.join(", ")}.`,
-  "Disk space counts every file in the checkpoint's folder, .git included (it depends on git's version).",
-];
+/** What the numbers mean, under the table (`shown`: how many of its columns were measured). */
+function explained(shown: number): string[] {
+  const where = `the checkpoints of steps ${CRASHED_STEPS.join(", ")}`;
+  return [
+    "Times leave out the task's own steps; the folder is a RAM disk when the machine has one, where fsync costs nothing.",
+    shown > 1 ? `Both crashed at the same kinds of point in ${where}.` : `It was crashed in ${where}.`,
+    "Disk space counts every file in the checkpoint's folder, .git included (it depends on git's version).",
+  ];
+}
 
 function lastIndex<T>(items: readonly T[], after: number, before: number, test: (item: T) => boolean): number {
   for (let i = before - 1; i > after; i--) if (test(items[i]!)) return i;

@@ -25,7 +25,7 @@ export function gradescopeResults(report: Report, only: string[] = []): Gradesco
       score: c.points,
       max_score: c.maxPoints,
       status: c.status === "passed" ? ("passed" as const) : ("failed" as const),
-      output: c.status === "passed" ? "Passed." : checkText(c),
+      output: c.status === "passed" ? (c.message ? `Passed. ${c.message}` : "Passed.") : checkText(c),
       visibility: "visible" as const,
     })),
   );

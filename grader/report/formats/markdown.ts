@@ -27,7 +27,8 @@ export function markdown(report: Report, only: string[] = []): string {
 
 function renderCheck(c: CheckReport): string[] {
   const lines = [`- ${MARK[c.status]} \`${c.id}\` ${c.title}: **${c.points}/${c.maxPoints}**`];
-  if (c.status === "passed") return lines;
+  // A check passed with a note (with a reference file in place of the student's, or with nothing to test) says so.
+  if (c.status === "passed") return c.message ? [...lines, "", "  ```text", ...c.message.split("\n").map((l) => `  ${fence(l)}`), "  ```", ""] : lines;
   lines.push("", "  <details><summary>What happened</summary>", "", "  ```text", ...(c.message ?? "").split("\n").map((l) => `  ${fence(l)}`), "  ```");
   if (c.replay) lines.push("", `  Replay: \`${c.replay}\``);
   lines.push("", "  </details>", "");
