@@ -115,10 +115,21 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       }
       first ??= outcome;
     }
-    return first!;
+    return withUntried(first!, target);
   })();
   await Promise.all(contexts.map((c) => c.close()));
   return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed), limitHit: contexts.some((c) => c.limitHit) };
+}
+
+/**
+ * A failure that the reference's earlier files could have shown to be theirs, had the student's
+ * file compiled with them, says so: the bug may live in an earlier file, charged here because
+ * the deliverable's file uses what only the student's earlier file has.
+ */
+function withUntried(verdict: Verdict, target: PreparedTarget): Verdict {
+  if (verdict.status !== "failed" || !target.untried) return verdict;
+  const notes = target.untried.map((u) => `It could not be tried ${u.label}, which would show whether the bug is there instead: ${u.problem}. Import from earlier files only what the handout asks them to export.`);
+  return { ...verdict, message: [verdict.message, ...notes].filter(Boolean).join("\n") };
 }
 
 /** The verdict of `work`, or `late()` when it is not there within `ms` and `more()` gives no more time (the check is then abandoned). */

@@ -31,6 +31,8 @@ export interface PreparedTarget {
   problem?: string;
   /** Why the student's own files could not be used together, when a reference variant could. */
   unusable?: string;
+  /** The reference variants that do not compile although the student's own files do: a failure says it could not try them. */
+  untried?: { label: string; problem: string }[];
 }
 
 /** Bundles the deliverable's file in every combination of student and reference earlier files. */
@@ -40,6 +42,7 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
   // tried before it: the same code gets the same verdict, so it is not tried again.
   const codes = new Set<string>();
   let problem: string | undefined;
+  const untried: { label: string; problem: string }[] = [];
   for (const fromReference of combinations((files.earlier ?? []).filter(inReference))) {
     const replace: Record<string, string> = {};
     for (const name of files.earlier ?? []) replace[name] = path.join(fromReference.includes(name) ? SOLUTION_DIR : config.targetDir, `${name}.ts`);
@@ -50,10 +53,14 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
     if (result.ok && !codes.has(result.code)) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
     if (result.ok) codes.add(result.code);
-    else problem ??= result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
+    else {
+      const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
+      problem ??= why;
+      if (variants.length > 0) untried.push({ label: describe(fromReference), problem: why.replace(/"?solution\/([\w.-]+\.ts)"?/g, "the reference $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
+    }
   }
   const ownFilesWork = variants[0]?.label === "";
-  return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem };
+  return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}) };
 }
 
 /**
