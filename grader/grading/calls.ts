@@ -16,6 +16,25 @@ export const restart: ScenarioStep = { fresh: true };
 export interface Expected {
   label: string;
   state: JsonState;
+  /**
+   * For "no checkpoint": also what this code's loadCheckpoint gives where nothing was ever written,
+   * even when that is not null. phase1.absent charges that answer; a check of crashes does not charge it again.
+   */
+  orAsAbsent?: CallResult;
+}
+
+/** "No checkpoint": null, or what `absent` (a load where nothing was ever written) gave, when it returned or threw. */
+export function noCheckpoint(absent?: CallResult): Expected {
+  return { label: "", state: null, ...(absent && (absent.status === "returned" || absent.status === "threw") ? { orAsAbsent: absent } : {}) };
+}
+
+const absentLoads = new WeakMap<object, Promise<CallResult>>();
+
+/** What loadCheckpoint gives in a scenario where nothing was ever written, asked once per sandbox. */
+export function absentOutcome(box: { run(module: string, scenario: { steps: ScenarioStep[] }): Promise<{ results: CallResult[] }> }): Promise<CallResult> {
+  let outcome = absentLoads.get(box);
+  if (!outcome) absentLoads.set(box, (outcome = box.run("checkpoint", { steps: [load()] }).then((run) => run.results[0]!)));
+  return outcome;
 }
 
 /** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
@@ -66,8 +85,16 @@ export function checkWrite(r: CallResult, state: JsonState): string | null {
 /** Null when a load returned one of the `allowed` states; otherwise what it did instead, and what was expected. */
 export function checkLoad(r: CallResult, allowed: Expected[]): string | null {
   if (r.status === "returned" && allowed.some((a) => r.value.digest === digestOf(a.state))) return null;
+  if (allowed.some((a) => a.orAsAbsent && sameOutcome(r, a.orAsAbsent))) return null;
   const expected = allowed.map((a) => `${a.label ? `${a.label} ` : ""}${showState(a.state, 80)}`).join(" or ");
   return `${describeResult("loadCheckpoint", r)}; expected ${expected}`;
+}
+
+/** Whether two calls ended the same way: the same value returned, or the same error thrown. */
+function sameOutcome(a: CallResult, b: CallResult): boolean {
+  if (a.status === "returned" && b.status === "returned") return a.value.digest === b.value.digest && a.value.preview === b.value.preview;
+  if (a.status === "threw" && b.status === "threw") return a.error.name === b.error.name && a.error.code === b.error.code && a.error.message === b.error.message;
+  return false;
 }
 
 const digests = new WeakMap<object, string>();

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
 import { describeDisk, normaliseName } from "../../crash/describe.js";
 import { displayPath } from "../../crash/trace.js";
-import { checkLoad, checkWrite, describeResult, load, restart, write, type Expected } from "../../grading/calls.js";
+import { absentOutcome, checkLoad, checkWrite, describeResult, load, noCheckpoint, restart, write, type Expected } from "../../grading/calls.js";
 import type { CheckContext } from "../../grading/context.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
@@ -83,7 +83,7 @@ export async function runFault(box: Sandbox, sample: FaultSample, fault: Fault, 
   const run = await box.run("checkpoint", { steps }, { record: kind.eventually });
   const r = run.results.slice(before(old).length);
   const [call, sameLoad, newLoad, afterWrite, afterLoad, lastLoad] = r as [CallResult, CallResult, CallResult, CallResult, CallResult, CallResult];
-  const allowed = allowedAfter(call, old, next);
+  const allowed = allowedAfter(call, old, next, old === NONE ? await absentOutcome(box) : undefined);
   const tell = async (what: string) => `${await setting(box, sample, fault, points, call)}\n${what}`;
   const sameProblem = checkLoad(sameLoad, allowed);
   if (sameProblem) return tell(`Then, in the same process, ${sameProblem}${returnedNote(call)}.`);
@@ -112,10 +112,10 @@ export async function runFault(box: Sandbox, sample: FaultSample, fault: Fault, 
   return null;
 }
 
-/** What a load may return after the call: the new state when it returned; the old or the new one when it threw. */
-function allowedAfter(call: CallResult, old: OldState, next: JsonState): Expected[] {
+/** What a load may return after the call: the new state when it returned; the old or the new one when it threw (`absent`: a load where nothing was written). */
+function allowedAfter(call: CallResult, old: OldState, next: JsonState, absent?: CallResult): Expected[] {
   if (call.status === "returned") return [{ label: "the new state", state: next }];
-  return [old === NONE ? { label: "", state: null } : { label: "the old state", state: old }, { label: "the new state", state: next }];
+  return [old === NONE ? noCheckpoint(absent) : { label: "the old state", state: old }, { label: "the new state", state: next }];
 }
 
 function returnedNote(call: CallResult): string {

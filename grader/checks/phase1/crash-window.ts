@@ -3,7 +3,7 @@
 import { crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
-import { checkWrite, write, type Expected } from "../../grading/calls.js";
+import { absentOutcome, checkWrite, noCheckpoint, write, type Expected } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
@@ -35,8 +35,9 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
   if (trace.truncated) return `atomicCheckpoint made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
+  // No checkpoint is whatever this load says where nothing was written: phase1.absent charges it when that is not null.
   const allowed = old === NONE
-    ? [{ label: "", state: null }, { label: "the new state", state: next }]
+    ? [noCheckpoint(await absentOutcome(box)), { label: "the new state", state: next }]
     : [{ label: "the old state", state: old }, { label: "the new state", state: next }];
   const setting = old === NONE
     ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
