@@ -22,6 +22,8 @@ export interface Execution {
   problem: Problem | null;
   /** How many loads the reader made (the states checked). */
   loads: number;
+  /** The names a load of the reader changed (a load that removes leftovers, say), after how many steps. */
+  readerChanged?: { afterStep: number; names: { name: string; removed: boolean }[] }[];
 }
 
 /** Picks the writer to let through next, among those waiting (`waiting` is never empty). */

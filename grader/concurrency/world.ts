@@ -4,9 +4,10 @@
 // a list of choices and the same choices give the same run. The reader loads after every step
 // that changes a name.
 import type { UserLease } from "../sandbox/identity/target-user.js";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { checkLoad, describeResult, type Expected } from "../grading/calls.js";
+import { checkLoad, describeResult, noCheckpoint, type Expected } from "../grading/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
 import type { Chooser, Execution, Problem } from "./explore.js";
 import { conflict, type Step } from "./footprint.js";
@@ -54,10 +55,17 @@ export class World {
 
   /** How many calls the current run has made (each is a process of its own, with random numbers of its own). */
   private callsInRun = 0;
+  /** A digest of the current run's setup. */
+  private setupKey = "";
 
-  /** The seed of the next call's `Math.random` in this run. */
-  private nextRandomSeed(): number {
-    return seedOf([this.seed, this.runs, this.callsInRun++]);
+  /**
+   * The seed of the next call's `Math.random` in this run: from the check's seed, the setup, the
+   * writers let through so far and the call's place in the run, never from how many runs came
+   * before. So a run replayed alone (a printed replay) draws the numbers it drew in the grade, and
+   * runs that share a prefix of choices draw the same numbers along it, as the exploration assumes.
+   */
+  private nextRandomSeed(exec: Execution): number {
+    return seedOf([this.seed, this.setupKey, exec.steps.map((s) => s.writer).join(""), this.callsInRun++]);
   }
 
   /** The process ids of the writers, then the reader's. */
@@ -69,12 +77,13 @@ export class World {
   async run(setup: Setup, choose: Chooser): Promise<Execution> {
     const root = path.join(this.work, `run-${++this.runs}`);
     this.callsInRun = 0;
+    this.setupKey = createHash("sha256").update(JSON.stringify(setup)).digest("hex");
     for (const sub of ["work", "cwd", "tmp"]) fs.mkdirSync(path.join(root, sub), { recursive: true });
     this.lease?.handOver(root);
     const exec: Execution = { steps: [], choices: [], problem: null, loads: 0 };
     // The old checkpoint is saved by the target's own atomicCheckpoint (its format is its own).
     if (setup.old) {
-      const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed() });
+      const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed(exec) });
       const failed = "gone" in saved ? `the process ${saved.gone}` : "done" in saved && saved.done.result.status !== "returned" ? describeResult("atomicCheckpoint", saved.done.result) : null;
       if (failed) return { ...exec, problem: { kind: "writer", afterStep: 0, text: `saving the old state before the writers started, ${failed}` } };
     }
@@ -84,13 +93,15 @@ export class World {
       name: "atomicCheckpoint", args: [CHECKPOINT, setup.states[i]], root, gated: true,
       // Most of a writer's call is spent waiting for its turn: each of its own steps is held to
       // callMs by the actor's watchdog, so the call as a whole only gets the check's bound.
-      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.checkMs, clockMs: this.clockMs, randomSeed: this.nextRandomSeed(),
+      livePids: [...pids.filter((_, j) => j !== i), this.reader.pid], limitMs: this.limits.checkMs, clockMs: this.clockMs, randomSeed: this.nextRandomSeed(exec),
     });
     const events: ActorEvent[] = [];
     for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
-    const during: Expected[] = [...(setup.old ? [{ label: "the old state", state: setup.old.state }] : [{ label: "", state: null }]), ...written(setup)];
+    const during: Expected[] = [...(setup.old ? [{ label: "the old state", state: setup.old.state }] : [noCheckpoint()]), ...written(setup)];
     try {
-      exec.problem = this.ended(events, 0) ?? (await this.load(root, during, exec, 0));
+      // With no old checkpoint, the first load is one where nothing was written: what it gives is
+      // "no checkpoint" for the loads after it (phase1.absent charges it when that is not null).
+      exec.problem = this.ended(events, 0) ?? (await this.load(root, during, exec, 0, "load", { absent: !setup.old }));
       while (!exec.problem) {
         const running = events.flatMap((e, i) => ("op" in e ? [i] : []));
         if (running.length === 0) break;
@@ -146,15 +157,21 @@ export class World {
   }
 
   /** Has the reader load the checkpoint; a problem when it returns anything but one of `allowed`. */
-  private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, kind: "load" | "final" = "load"): Promise<Problem | null> {
+  private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, kind: "load" | "final" = "load", opts: { absent?: boolean } = {}): Promise<Problem | null> {
     const pids = this.writers.map((w) => w.pid);
-    const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed() });
+    const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed(exec) });
     exec.loads++;
     this.readerSaw = null;
     if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };
     if (!("done" in event)) return { kind, afterStep, text: "the reader did not finish its load" };
     // A load that changed nothing is a function of what it read: known until a step changes that.
     if (event.done.touched.writes.length === 0) this.readerSaw = event.done.touched;
+    else {
+      // Names are "@/work/x" for the scenario folder's work/x: gone now means the load removed it.
+      const names = [...event.done.touched.writes].map((name) => ({ name, removed: !fs.existsSync(path.join(root, name.replace(/^@\//, ""))) }));
+      (exec.readerChanged ??= []).push({ afterStep, names });
+    }
+    if (opts.absent) allowed[0] = noCheckpoint(event.done.result);
     const wrong = checkLoad(event.done.result, allowed);
     return wrong === null ? null : { kind, afterStep, text: `${CHECKPOINT_NAME} held ${onDisk(root)}, and the reader's ${wrong}` };
   }

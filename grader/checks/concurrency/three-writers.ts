@@ -27,7 +27,7 @@ export const threeWriters: CheckDefinition = {
           const setup: Setup = { old, states };
           const exec = await world.run(setup, follow(order));
           ctx.countCrashStates(exec.loads);
-          return exec.problem && concurrencyStory(setup, exec, "the order fast-check chose", world.pids, world.clockMs);
+          return exec.problem && concurrencyStory(setup, exec, "an order chosen at random from the seed", world.pids, world.clockMs);
         },
         { numRuns: 15 },
       );

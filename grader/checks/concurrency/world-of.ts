@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Execution } from "../../concurrency/explore.js";
 import { World, writerName, type Setup } from "../../concurrency/world.js";
 import type { CheckContext } from "../../grading/context.js";
+import { normaliseName } from "../../crash/names.js";
 import { showState } from "../../grading/states.js";
 import { Actor } from "../../sandbox/supervisor/actor-client.js";
 import { UserLease } from "../../sandbox/identity/target-user.js";
@@ -65,6 +66,11 @@ export async function closeWorlds(): Promise<void> {
   poolLease = null;
 }
 
+/** A name the sandbox tracks ("@/work/checkpoint.json.tmp") as the story names files ("checkpoint.json.tmp"). */
+function shownName(name: string): string {
+  return name.replace(/^@\/(work\/)?/, "");
+}
+
 /** The most steps a story lists: the first few and the last ones before the failure. */
 const SHOWN_STEPS = 24;
 
@@ -80,18 +86,28 @@ export function concurrencyStory(setup: Setup, exec: Execution, tried: string, p
   const problem = exec.problem!;
   const writers = setup.states.map((s, i) => `${writerName(i)} saves ${showState(s, 60)}`).join(", ");
   const before = setup.old ? `it held ${showState(setup.old.state, 60)} before` : "there was no checkpoint before";
-  const lines = exec.steps.slice(0, problem.afterStep).map((s, i) => `  ${i + 1}. ${writerName(s.writer)}: ${s.what}${s.failed ? " (it failed)" : ""}`);
+  // A load that changed the disk (removing leftovers, say) is told after the step it followed.
+  const changed = (exec.readerChanged ?? []).filter((c) => c.afterStep <= problem.afterStep);
+  const readerDid = (afterStep: number) => changed.filter((c) => c.afterStep === afterStep).flatMap((c) => c.names).map((n) => `${n.removed ? "removed" : "changed"} ${shownName(n.name)}`);
+  const readerLine = (afterStep: number) => (readerDid(afterStep).length ? `; then the reader's loadCheckpoint ${readerDid(afterStep).join(", ")}` : "");
+  const lines = exec.steps.slice(0, problem.afterStep).map((s, i) => `  ${i + 1}. ${writerName(s.writer)}: ${s.what}${s.failed ? " (it failed)" : ""}${readerLine(i + 1)}`);
   const shown = elideSteps(lines);
-  const order = lines.length ? `\nIn ${tried}, the writers' file-system calls ran in this order:\n${shown.join("\n")}\n` : `\nIn ${tried}, `;
+  const first = readerDid(0).length ? `Before any of their calls, the reader's loadCheckpoint ${readerDid(0).join(", ")}.\n` : "";
+  const order = lines.length ? `\nIn ${tried}, the writers' file-system calls ran in this order:\n${first}${shown.join("\n")}\n` : `\nIn ${tried}, ${first}`;
+  const writerRule = changed.length > 0
+    ? "A load must not change what a writer may be using: the reader's did, while the writers ran."
+    : "A writer must not fail because another process is saving the same checkpoint.";
   const what = {
     load: `${problem.afterStep ? `after step ${problem.afterStep}` : "before any of them"}, ${problem.text}. A reader must only ever see a whole state.`,
-    writer: `${problem.afterStep ? `after step ${problem.afterStep}, ` : ""}${problem.text}. A writer must not fail because another process is saving the same checkpoint.`,
+    writer: `${problem.afterStep ? `after step ${problem.afterStep}, ` : ""}${problem.text}. ${writerRule}`,
     final: `once every writer had returned, ${problem.text}. The last state saved must be the one that stays.`,
     endless: `${problem.text}.`,
   }[problem.kind];
-  const story = `${setup.states.length} writers, each a process of its own, saved checkpoint.json at the same time (${writers}; ${before}), while a reader loaded it after every step.${order}${what}`;
+  const story = `${setup.states.length} writers, each a process of its own, saved checkpoint.json at the same time (${writers}; ${before}), while a reader loaded it after every file-system call they made.${order}${what}`;
   // Process ids and the clock differ from grade to grade: each pid shows as whose it is, and a
   // time in milliseconds near the writers' clock as <time>.
-  const named = pids.reduce((text, pid, i) => text.replace(new RegExp(`\\b${pid}\\b`, "g"), i < setup.states.length ? `<pid of ${writerName(i)}>` : "<pid of the reader>"), story);
-  return named.replace(/\b\d{13}\b/g, (ms) => (Math.abs(Number(ms) - clockMs) < 3_600_000 ? "<time>" : ms));
+  const named = pids.reduce((text, pid, i) => text.replace(new RegExp(`\\b${pid}\\b`, "g"), i < setup.states.length ? `<pid\u00a0of\u00a0${writerName(i)}>` : "<pid\u00a0of\u00a0the\u00a0reader>"), story);
+  const timed = named.replace(/\b\d{13}\b/g, (ms) => (Math.abs(Number(ms) - clockMs) < 3_600_000 ? "<time>" : ms));
+  // Random parts of temp names (crypto's, which differ from grade to grade) show as "*".
+  return timed.replace(/checkpoint\.json[^ \n'",;:)]*/g, (name) => normaliseName(name));
 }
