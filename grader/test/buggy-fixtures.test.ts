@@ -3,8 +3,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../paths.js";
-import { composeTarget, expectedExit, grade, loadFixtures, notPassed } from "./support/grade.js";
+import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import type { CheckReport } from "../report/report.js";
+import stringWidth from "string-width";
+import { dir as tempDir } from "tmp-promise";
+import { composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, prose, type GradeRun } from "./support/grade.js";
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
@@ -12,12 +15,23 @@ const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 const groups = fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained");
 const fixtures = loadFixtures(FIXTURES, groups);
 
-// maxConcurrency (vitest.config.ts) keeps this to two grades at a time.
+// maxConcurrency (vitest.config.ts) keeps this to one grade at a time.
 describe.concurrent("buggy fixtures", () => {
-  test.each(fixtures)("$name loses exactly the checks it breaks", async ({ dir, fails, only }) => {
+  test.each(fixtures)("$name loses exactly the checks it breaks; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
     const target = await composeTarget(dir);
+    const cacheHome = await tempDir({ unsafeCleanup: true });
     try {
-      const run = await grade(target.path, only);
+      // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
+      // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
+      const run = only.length > 0 ? await grade(target.path, only) : await gradeInTerminal(target.path, [], { columns: 60, cacheHome: cacheHome.path });
+      if (only.length === 0) {
+        fitsTerminal(run, 60);
+        for (const columns of [80, 120]) {
+          const shown = await gradeInTerminal(target.path, [], { columns, cacheHome: cacheHome.path });
+          expect(shown.report!.deliverables.every((d) => d.cached), shown.stdout).toBe(true);
+          fitsTerminal(shown, columns);
+        }
+      }
       const report = run.report!;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
       expect(notPassed(report)).toEqual([...fails].sort());
@@ -30,8 +44,46 @@ describe.concurrent("buggy fixtures", () => {
         expect(c.message).not.toContain(target.path);
         expect(c.message).not.toMatch(/\/(dev\/shm|tmp|work)\//);
       }
+      if (says) expect(report.deliverables.flatMap((d) => d.checks).map((c) => prose(c.message ?? "")).join("\n")).toContain(says);
+      const first = report.deliverables.flatMap((d) => d.checks).find((c) => c.status === "failed");
+      expect(first === undefined).toBe(fails.length === 0);
+      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir });
     } finally {
-      await target.cleanup();
+      await Promise.all([target.cleanup(), cacheHome.cleanup()]);
     }
   });
 });
+
+/** No line of what a grade showed (each redraw of a line too) is wider than the terminal's `columns`, and no title is cut. */
+function fitsTerminal(run: GradeRun, columns: number): void {
+  const lines = run.stdout.split(/[\r\n]/);
+  expect(Math.max(...lines.map((l) => stringWidth(l))), run.stdout).toBeLessThanOrEqual(columns);
+  const shown = prose(run.stdout);
+  for (const title of run.report!.deliverables.flatMap((d) => [d.title, ...d.checks.map((c) => c.title)])) expect(shown).toContain(title);
+}
+
+/**
+ * Runs a failed check's printed command as printed: a replay says the case still fails, with the
+ * check's story (exit 1), and a command that grades the check fails it with the same story. Then,
+ * with the fixture's files replaced by the reference's, the same command says the case passes
+ * (a replay: no tick, points or score) or passes the check (exit 0).
+ */
+async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: string; fixture: string }): Promise<void> {
+  const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
+  const replay = args.includes("--replay") ? args.at(-1)! : null;
+  const again = await grade(null, args);
+  expect(again.exitCode, again.stdout + again.stderr).toBe(1);
+  if (replay) expect(prose(again.stdout)).toBe(prose(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${check.message!}`));
+  else expect(checkIn(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
+  for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
+  const fixed = await grade(null, args);
+  expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
+  if (replay) {
+    expect(prose(fixed.stdout)).toMatch(new RegExp(`^Replayed one case of ${check.id.replace(".", "\\.")} \\(--replay ${replay}\\): this case passes now\\. `));
+    expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);
+  } else expect(checkIn(fixed.report, check.id)?.status).toBe("passed");
+}
+
+function checkIn(report: { deliverables: { checks: CheckReport[] }[] } | null, id: string): CheckReport | undefined {
+  return report?.deliverables.flatMap((d) => d.checks).find((c) => c.id === id);
+}

@@ -39,6 +39,32 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
   }
 }
 
+/**
+ * Grades `target` as `grade` does, but under a real terminal of `columns` columns (through
+ * `script`), with the verdict cache on and its secret in `cacheHome`: a first grade with a new
+ * `cacheHome` grades everything, and a later one with the same `cacheHome` and code takes every
+ * verdict from the cache. `stdout` is what was written to the terminal, its line ends "\n" (a
+ * carriage return alone, which redraws a line, is kept).
+ */
+export async function gradeInTerminal(target: string, args: string[], { columns, cacheHome }: { columns: number; cacheHome: string }): Promise<GradeRun> {
+  const { path: out, cleanup } = await dir({ unsafeCleanup: true });
+  try {
+    const json = path.join(out, "report.json");
+    const words = [process.execPath, path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target, "--json", json, ...args].map(shellWord);
+    const line = `stty cols ${columns} rows 50; CI= NO_COLOR=1 XDG_CACHE_HOME=${shellWord(cacheHome)} ${words.join(" ")}`;
+    const run = await execa("script", ["-qec", line, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
+    const report = fs.existsSync(json) ? readReport(json) : null;
+    return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout).replace(/\r\n/g, "\n"), stderr: String(run.stderr), report };
+  } finally {
+    await cleanup();
+  }
+}
+
+/** `word` quoted for a POSIX shell. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A target folder outside the repository: the reference solution with `overlay`'s files on top. */
 export async function composeTarget(overlay?: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const target = await dir({ unsafeCleanup: true, tmpdir: os.tmpdir(), prefix: "target-" });
@@ -86,8 +112,10 @@ export interface Fixture {
   fails: string[];
   /** The checks it must not pass when its code runs as a user of its own (as root), when that differs. */
   failsAsOwnUser?: string[];
-  /** `--only` arguments: none for a fixture marked "full", else the deliverables of its file. */
+  /** `--only` arguments: none for a fixture marked "full", else the deliverables it names ("grades"), else those of its file. */
   only: string[];
+  /** Words one of its failures must say. */
+  says?: string;
 }
 
 /**
@@ -100,10 +128,10 @@ export function loadFixtures(root: string, groups: string[]): Fixture[] {
   return groups.flatMap((group) =>
     fs.readdirSync(path.join(root, group)).map((name) => {
       const dir = path.join(root, group, name);
-      const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; failsAsOwnUser?: string[]; full?: boolean };
+      const spec = JSON.parse(fs.readFileSync(path.join(dir, "fixture.json"), "utf8")) as { note?: string; fails: string[]; failsAsOwnUser?: string[]; full?: boolean; grades?: string[]; says?: string };
       const file = fs.readdirSync(dir).find((f) => f.endsWith(".ts"))!;
-      const only = spec.full ? [] : deliverablesOfFile(rubric, file).flatMap((d) => ["--only", d]);
-      return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, failsAsOwnUser: spec.failsAsOwnUser, only };
+      const only = spec.full ? [] : (spec.grades ?? deliverablesOfFile(rubric, file)).flatMap((d) => ["--only", d]);
+      return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, failsAsOwnUser: spec.failsAsOwnUser, only, says: spec.says };
     }),
   );
 }
