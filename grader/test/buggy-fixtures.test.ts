@@ -73,15 +73,21 @@ async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: 
   const replay = args.includes("--replay") ? args.at(-1)! : null;
   const again = await grade(null, args);
   expect(again.exitCode, again.stdout + again.stderr).toBe(1);
-  if (replay) expect(prose(again.stdout)).toBe(prose(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${check.message!}`));
+  // Compared without white space: a word longer than a line (a long JSON value) is broken inside itself.
+  if (replay) expect(unspaced(again.stdout)).toBe(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${check.message!}`));
   else expect(checkIn(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
   for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
   const fixed = await grade(null, args);
   expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
   if (replay) {
-    expect(prose(fixed.stdout)).toMatch(new RegExp(`^Replayed one case of ${check.id.replace(".", "\\.")} \\(--replay ${replay}\\): this case passes now\\. `));
+    expect(unspaced(fixed.stdout).startsWith(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): this case passes now.`)), fixed.stdout).toBe(true);
     expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);
   } else expect(checkIn(fixed.report, check.id)?.status).toBe("passed");
+}
+
+/** A text without its white space (and without the " \\" that continues a command on the next line). */
+function unspaced(text: string): string {
+  return text.replace(/ \\\n/g, " ").replace(/\s+/g, "");
 }
 
 function checkIn(report: { deliverables: { checks: CheckReport[] }[] } | null, id: string): CheckReport | undefined {
