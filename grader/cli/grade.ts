@@ -19,6 +19,7 @@ import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
+import { compileChecks } from "./compile-checks.js";
 
 /** Where the last report is always written, besides any --json file. */
 export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
@@ -155,8 +156,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
     const vitest = await startVitest(
       "test",
-      // launch.mjs compiled each deliverable's checks (grader/checks/<id>.grade.ts) beside this file.
-      deliverables.map((d) => `.grade/${d.id}.grade.mjs`),
+      await compileChecks(deliverables.map((d) => d.id)),
       { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );

@@ -1,0 +1,33 @@
+// Compiles the checks of the deliverables a grade runs (grader/checks/<id>.grade.ts) into one
+// JavaScript file each, in .grade/ beside the compiled command line: vitest's workers then load one
+// file per deliverable instead of transforming the grader's TypeScript files one import at a time.
+// Only what is graded is compiled: a grade whose verdicts all come from the cache compiles nothing.
+import { build } from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../paths.js";
+
+/** The compiled checks of each deliverable in `ids`, as paths relative to the repository (vitest's filters). */
+export async function compileChecks(ids: string[]): Promise<string[]> {
+  // One folder below the repository, like grader/, so the compiled paths.ts finds the repository.
+  const out = path.join(REPO_ROOT, ".grade");
+  // Several grades may compile at once: each into a folder of its own, then each file renamed into place.
+  const own = path.join(out, `checks-${process.pid}`);
+  try {
+    await build({
+      entryPoints: Object.fromEntries(ids.map((id) => [`${id}.grade`, path.join(REPO_ROOT, "grader/checks", `${id}.grade.ts`)])),
+      outdir: own,
+      outExtension: { ".js": ".mjs" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      logLevel: "error",
+    });
+    for (const name of fs.readdirSync(own)) fs.renameSync(path.join(own, name), path.join(out, name));
+  } finally {
+    fs.rmSync(own, { recursive: true, force: true });
+  }
+  return ids.map((id) => `.grade/${id}.grade.mjs`);
+}
