@@ -146,6 +146,16 @@ class GateRecorder extends Recorder {
     }
   }
 
+  /** Whether a descriptor's file has no name left (every name it had was removed since it was opened). */
+  private nameless(id: number): boolean {
+    const real = this.realFdOf(id);
+    try {
+      return real !== undefined && fs.fstatSync(real).nlink === 0;
+    } catch {
+      return false;
+    }
+  }
+
   /** An operation as the grader is told of it now: in words, and the names it touches (noted as touched). The folder is looked at once. */
   private announce(op: FsOp): PendingOp {
     const now = "fd" in op && op.fd !== undefined ? { id: op.fd, names: this.namesNow(op.fd) } : null;
@@ -176,11 +186,13 @@ class GateRecorder extends Recorder {
   }
 
   private describe(op: FsOp, named: (id: number) => string[]): string {
-    // A descriptor whose file another process renamed is told under the name the file has now.
+    // A descriptor whose file was renamed (by another process, usually) is told under the name the file has now.
+    // One whose every name was removed since is told under the name it was opened at, and said to have none now.
     const fd = (id: number) => {
       const opened = this.names.get(id) ?? `descriptor ${id}`;
       const now = named(id).filter((name) => name !== opened);
-      return now.length > 0 ? `${show(now[0]!)} (opened as ${show(opened)}, which another process renamed)` : show(opened);
+      if (now.length > 0) return `${show(now[0]!)} (opened as ${show(opened)}, renamed since)`;
+      return this.nameless(id) ? `${show(opened)} (removed since: the file has no name now)` : show(opened);
     };
     switch (op.kind) {
       case "open":
