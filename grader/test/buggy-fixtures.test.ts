@@ -7,7 +7,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { CheckReport } from "../report/report.js";
 import stringWidth from "string-width";
 import { dir as tempDir } from "tmp-promise";
-import { composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, prose, type GradeRun } from "./support/grade.js";
+import { checkOf, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, prose, type GradeRun } from "./support/grade.js";
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
@@ -75,21 +75,17 @@ async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: 
   expect(again.exitCode, again.stdout + again.stderr).toBe(1);
   // Compared without white space: a word longer than a line (a long JSON value) is broken inside itself.
   if (replay) expect(unspaced(again.stdout)).toBe(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${check.message!}`));
-  else expect(checkIn(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
+  else expect(checkOf(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
   for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
   const fixed = await grade(null, args);
   expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
   if (replay) {
     expect(unspaced(fixed.stdout).startsWith(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): this case passes now.`)), fixed.stdout).toBe(true);
     expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);
-  } else expect(checkIn(fixed.report, check.id)?.status).toBe("passed");
+  } else expect(checkOf(fixed.report, check.id)?.status).toBe("passed");
 }
 
 /** A text without its white space (and without the " \\" that continues a command on the next line). */
 function unspaced(text: string): string {
   return text.replace(/ \\\n/g, " ").replace(/\s+/g, "");
-}
-
-function checkIn(report: { deliverables: { checks: CheckReport[] }[] } | null, id: string): CheckReport | undefined {
-  return report?.deliverables.flatMap((d) => d.checks).find((c) => c.id === id);
 }

@@ -1,7 +1,6 @@
 // What the student reads fits the terminal: every line of a scoreboard within the width, titles
 // wrapped and never cut, stories with a hanging indent, commands that still paste as one; and,
 // through a real terminal (a pty, at 60, 80 and 120 columns), a grade's own output.
-import { execa } from "execa";
 import path from "node:path";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
@@ -10,7 +9,7 @@ import { REPO_ROOT } from "../paths.js";
 import { commandLines, hanging, outputWidth, titleRow, wantsColor } from "../report/layout.js";
 import type { Report } from "../report/report.js";
 import { renderScoreboard } from "../report/terminal.js";
-import { composeTarget, prose } from "./support/grade.js";
+import { composeTarget, gradeInTerminal, prose } from "./support/grade.js";
 
 const LONG_TITLE = "Beyond the handout: concurrent writers never tear the checkpoint, not even with three of them";
 const STORY = `With the old checkpoint {"step":1} on disk, atomicCheckpoint(path, {"step":2}) was killed right after writeFileSync("checkpoint.json") opened the file (flags "w"), and ${"x".repeat(150)} ended`;
@@ -112,9 +111,8 @@ describe("a grade under a real terminal", () => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/concurrency/fixed-temp-name"));
     try {
       for (const columns of [60, 80, 120]) {
-        const grade = `stty cols ${columns} rows 50; NO_COLOR=1 node grader/cli/launch.mjs --target ${target.path} --only concurrency.two-writers --only phase1.crash-safety`;
-        const run = await execa("script", ["-qec", grade, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
-        const lines = String(run.stdout).replace(/\r/g, "").split("\n");
+        const run = await gradeInTerminal(target.path, ["--only", "concurrency.two-writers", "--only", "phase1.crash-safety"], { columns });
+        const lines = run.stdout.replace(/\r/g, "").split("\n");
         expect(lines.some((l) => l.includes("replay:")), String(run.stdout)).toBe(true);
         expect(widest(lines), String(run.stdout)).toBeLessThanOrEqual(columns);
         expect(run.stdout).not.toContain("…");

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import fs from "node:fs";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
-import { comparable, composeTarget, grade, notPassed, prose } from "./support/grade.js";
+import { checkOf, comparable, composeTarget, grade, notPassed, prose } from "./support/grade.js";
 
 const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
 
@@ -77,7 +77,7 @@ describe("reproducibility", () => {
     // The check asked for is the one that fails (the check it requires passes), on the fixture's
     // bug: the checkpoint written in place, torn by a crash inside that write.
     expect(notPassed(run.report!)).toEqual(["phase1.crash-safety"]);
-    const check = run.report!.deliverables.flatMap((d) => d.checks).find((c) => c.id === "phase1.crash-safety")!;
+    const check = checkOf(run.report, "phase1.crash-safety")!;
     expect(check.status).toBe("failed");
     expect(check.message).toMatch(/^With the old checkpoint .* was killed .*writeFileSync\("checkpoint\.json"\)/);
     expect(check.replay).toMatch(/ --only phase1\.crash-safety --seed 7 --replay \d+$/);

@@ -3,14 +3,14 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { composeTarget, grade } from "./support/grade.js";
+import { checkOf, composeTarget, grade } from "./support/grade.js";
 
 /** The message of `check` when the fixture `fixture` is graded on it alone. */
 async function story(fixture: string, check: string): Promise<string> {
   const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));
   try {
     const run = await grade(target.path, ["--only", check]);
-    const found = run.report!.deliverables.flatMap((d) => d.checks).find((c) => c.id === check)!;
+    const found = checkOf(run.report, check)!;
     expect(found.status).toBe("failed");
     return found.message!;
   } finally {

@@ -89,10 +89,14 @@ export function concurrencyStory(setup: Setup, exec: Execution, tried: string, p
   // A load that changed the disk (removing leftovers, say) is told after the step it followed.
   const changed = (exec.readerChanged ?? []).filter((c) => c.afterStep <= problem.afterStep);
   const readerDid = (afterStep: number) => changed.filter((c) => c.afterStep === afterStep).flatMap((c) => c.names).map((n) => `${n.removed ? "removed" : "changed"} ${shownName(n.name)}`);
-  const readerLine = (afterStep: number) => (readerDid(afterStep).length ? `; then the reader's loadCheckpoint ${readerDid(afterStep).join(", ")}` : "");
+  const readerLine = (afterStep: number) => {
+    const did = readerDid(afterStep);
+    return did.length ? `; then the reader's loadCheckpoint ${did.join(", ")}` : "";
+  };
   const lines = exec.steps.slice(0, problem.afterStep).map((s, i) => `  ${i + 1}. ${writerName(s.writer)}: ${s.what}${s.failed ? " (it failed)" : ""}${readerLine(i + 1)}`);
   const shown = elideSteps(lines);
-  const first = readerDid(0).length ? `Before any of their calls, the reader's loadCheckpoint ${readerDid(0).join(", ")}.\n` : "";
+  const atStart = readerDid(0);
+  const first = atStart.length ? `Before any of their calls, the reader's loadCheckpoint ${atStart.join(", ")}.\n` : "";
   const order = lines.length ? `\nIn ${tried}, the writers' file-system calls ran in this order:\n${first}${shown.join("\n")}\n` : `\nIn ${tried}, ${first}`;
   const writerRule = changed.length > 0
     ? "A load must not change what a writer may be using: the reader's did, while the writers ran."

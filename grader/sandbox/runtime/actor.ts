@@ -70,6 +70,12 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
 }
 
 /** Keeps track of what each descriptor names, so an operation on it can say which file it touches. */
+/** A descriptor's file as it is now: its names (the one it was opened at when it is not found), and whether it has none left. */
+interface FileNow {
+  names: string[];
+  nameless: boolean;
+}
+
 class GateRecorder extends Recorder {
   private readonly names = new Map<number, string>();
   pushed: FsOp | null = null;
@@ -119,18 +125,24 @@ class GateRecorder extends Recorder {
   }
 
   /**
-   * The names a descriptor's file has now. Another process may have renamed it since it was
-   * opened (a temp name two writers share, renamed over the checkpoint by one of them): a write
-   * through it then changes the file under its new name, and a reader of that name must look again.
-   * The file is found by its inode in the folder it was opened in; when it is not there (moved
-   * elsewhere, or removed), the name it was opened at stands for it.
+   * The names a descriptor's file has now, and whether it has none left. Another process may have
+   * renamed it since it was opened (a temp name two writers share, renamed over the checkpoint by
+   * one of them): a write through it then changes the file under its new name, and a reader of
+   * that name must look again. The file is found by its inode in the folder it was opened in; when
+   * it is not there (moved elsewhere, or removed), the name it was opened at stands for it.
    */
-  private namesNow(id: number): string[] {
+  private fileNow(id: number): FileNow {
     const opened = this.names.get(id);
     const real = this.realFdOf(id);
-    if (opened === undefined || real === undefined || !opened.startsWith("@")) return [opened ?? `fd:${id}`];
+    let file: fs.Stats | undefined;
     try {
-      const file = fs.fstatSync(real);
+      if (real !== undefined) file = fs.fstatSync(real);
+    } catch {
+      // A descriptor the process no longer has: the name it was opened at stands for it.
+    }
+    const asOpened: FileNow = { names: [opened ?? `fd:${id}`], nameless: file?.nlink === 0 };
+    if (opened === undefined || file === undefined || !opened.startsWith("@")) return asOpened;
+    try {
       const folder = path.dirname(inScenario(this.root, opened));
       const same = fs.readdirSync(folder).filter((name) => {
         try {
@@ -140,27 +152,17 @@ class GateRecorder extends Recorder {
           return false;
         }
       });
-      return same.length > 0 ? same.map((name) => this.store(path.join(folder, name))) : [opened];
+      return same.length > 0 ? { names: same.map((name) => this.store(path.join(folder, name))), nameless: false } : asOpened;
     } catch {
-      return [opened];
+      return asOpened;
     }
   }
 
-  /** Whether a descriptor's file has no name left (every name it had was removed since it was opened). */
-  private nameless(id: number): boolean {
-    const real = this.realFdOf(id);
-    try {
-      return real !== undefined && fs.fstatSync(real).nlink === 0;
-    } catch {
-      return false;
-    }
-  }
-
-  /** An operation as the grader is told of it now: in words, and the names it touches (noted as touched). The folder is looked at once. */
+  /** An operation as the grader is told of it now: in words, and the names it touches (noted as touched). The file is looked at once. */
   private announce(op: FsOp): PendingOp {
-    const now = "fd" in op && op.fd !== undefined ? { id: op.fd, names: this.namesNow(op.fd) } : null;
-    const named = (id: number) => (now?.id === id ? now.names : this.namesNow(id));
-    return { what: this.describe(op, named), footprint: this.touch(this.footprint(op, named)) };
+    const now = "fd" in op && op.fd !== undefined ? { id: op.fd, file: this.fileNow(op.fd) } : null;
+    const fileOf = (id: number) => (now?.id === id ? now.file : this.fileNow(id));
+    return { what: this.describe(op, fileOf), footprint: this.touch(this.footprint(op, (id) => fileOf(id).names)) };
   }
 
   /** The names an operation reads or changes; a descriptor stands for `named(id)`, the names its file has now. */
@@ -185,14 +187,15 @@ class GateRecorder extends Recorder {
     }
   }
 
-  private describe(op: FsOp, named: (id: number) => string[]): string {
+  private describe(op: FsOp, fileOf: (id: number) => FileNow): string {
     // A descriptor whose file was renamed (by another process, usually) is told under the name the file has now.
     // One whose every name was removed since is told under the name it was opened at, and said to have none now.
     const fd = (id: number) => {
       const opened = this.names.get(id) ?? `descriptor ${id}`;
-      const now = named(id).filter((name) => name !== opened);
+      const file = fileOf(id);
+      const now = file.names.filter((name) => name !== opened);
       if (now.length > 0) return `${show(now[0]!)} (opened as ${show(opened)}, renamed since)`;
-      return this.nameless(id) ? `${show(opened)} (removed since: the file has no name now)` : show(opened);
+      return file.nameless ? `${show(opened)} (removed since: the file has no name now)` : show(opened);
     };
     switch (op.kind) {
       case "open":

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
-import type { Report } from "../../report/report.js";
+import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
 import { deliverablesOfFile, loadRubric } from "../../rubric.js";
 
@@ -16,21 +16,41 @@ export interface GradeRun {
   report: Report | null;
 }
 
+/** The command students run, `npm run grade`, without npm. */
+const LAUNCH = path.join(REPO_ROOT, "grader/cli/launch.mjs");
+
 /**
  * Grades `target` with extra command-line `args` (and `env` on top of this process's); never
  * throws for a non-zero exit. Every deliverable is graded (--no-cache) unless `args` holds "--cache".
  */
 export async function grade(target: string | null, args: string[] = [], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<GradeRun> {
   args = args.includes("--cache") ? args.filter((a) => a !== "--cache") : ["--no-cache", ...args];
+  const targetArgs = target === null ? [] : ["--target", target];
+  return withReport((json) => execa(process.execPath, [LAUNCH, ...targetArgs, "--json", json, ...args], { cwd, reject: false, env: { NO_COLOR: "1", ...env } }));
+}
+
+/**
+ * Grades `target` as `grade` does, but under a real terminal of `columns` columns (through
+ * `script`). With `cacheHome`, the verdict cache is on with its secret there: a first grade with a
+ * new `cacheHome` grades everything, and a later one with the same `cacheHome` and code takes every
+ * verdict from the cache; without it, every deliverable is graded (--no-cache). `stdout` is what
+ * was written to the terminal, its line ends "\n" (a carriage return alone, which redraws a line, is kept).
+ */
+export async function gradeInTerminal(target: string, args: string[], { columns, cacheHome }: { columns: number; cacheHome?: string }): Promise<GradeRun> {
+  const run = await withReport((json) => {
+    const words = [process.execPath, LAUNCH, "--target", target, "--json", json, ...(cacheHome ? [] : ["--no-cache"]), ...args].map(shellWord);
+    const env = cacheHome ? `CI= NO_COLOR=1 XDG_CACHE_HOME=${shellWord(cacheHome)}` : "NO_COLOR=1";
+    return execa("script", ["-qec", `stty cols ${columns} rows 50; ${env} ${words.join(" ")}`, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
+  });
+  return { ...run, stdout: run.stdout.replace(/\r\n/g, "\n") };
+}
+
+/** Runs a grade that `start` begins, given where to write its JSON report; reads the report back (null when there is none). */
+async function withReport(start: (json: string) => Promise<{ exitCode?: number; stdout?: unknown; stderr?: unknown }>): Promise<GradeRun> {
   const { path: out, cleanup } = await dir({ unsafeCleanup: true });
   try {
     const json = path.join(out, "report.json");
-    const targetArgs = target === null ? [] : ["--target", target];
-    const run = await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), ...targetArgs, "--json", json, ...args], {
-      cwd,
-      reject: false,
-      env: { NO_COLOR: "1", ...env },
-    });
+    const run = await start(json);
     // Every report a test reads must match the report's schema.
     const report = fs.existsSync(json) ? readReport(json) : null;
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), report };
@@ -39,25 +59,9 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
   }
 }
 
-/**
- * Grades `target` as `grade` does, but under a real terminal of `columns` columns (through
- * `script`), with the verdict cache on and its secret in `cacheHome`: a first grade with a new
- * `cacheHome` grades everything, and a later one with the same `cacheHome` and code takes every
- * verdict from the cache. `stdout` is what was written to the terminal, its line ends "\n" (a
- * carriage return alone, which redraws a line, is kept).
- */
-export async function gradeInTerminal(target: string, args: string[], { columns, cacheHome }: { columns: number; cacheHome: string }): Promise<GradeRun> {
-  const { path: out, cleanup } = await dir({ unsafeCleanup: true });
-  try {
-    const json = path.join(out, "report.json");
-    const words = [process.execPath, path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target, "--json", json, ...args].map(shellWord);
-    const line = `stty cols ${columns} rows 50; CI= NO_COLOR=1 XDG_CACHE_HOME=${shellWord(cacheHome)} ${words.join(" ")}`;
-    const run = await execa("script", ["-qec", line, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
-    const report = fs.existsSync(json) ? readReport(json) : null;
-    return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout).replace(/\r\n/g, "\n"), stderr: String(run.stderr), report };
-  } finally {
-    await cleanup();
-  }
+/** The check `id` in a report, wherever its deliverable is. */
+export function checkOf(report: Pick<Report, "deliverables"> | null, id: string): CheckReport | undefined {
+  return report?.deliverables.flatMap((d) => d.checks).find((c) => c.id === id);
 }
 
 /** `word` quoted for a POSIX shell. */
