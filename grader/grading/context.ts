@@ -98,6 +98,11 @@ export class CheckContext {
     return thing;
   }
 
+  /** A new case of a property begins: each sandbox counts its traces and process ids from the case's start (see Sandbox.beginCase). */
+  beginCase(): void {
+    for (const box of this.sandboxes) box.beginCase();
+  }
+
   /** Whether a `--replay` path was given to one of this check's properties. */
   replayed = false;
 

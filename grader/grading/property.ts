@@ -21,6 +21,7 @@ export async function findCounterexample<T>(
 ): Promise<Counterexample<T> | null> {
   const tell = async (value: T): Promise<string | null> => {
     try {
+      ctx.beginCase();
       return await test(value);
     } catch (error) {
       if (error instanceof SandboxFailure) return sandboxStory(error);

@@ -62,11 +62,13 @@ describe.concurrent("recording", () => {
     expect(labels.indexOf("rename")).toBeGreaterThan(labels.indexOf("return:run"));
   });
 
-  test("calls made by a library in node_modules (write-file-atomic)", async () => {
+  test("calls made by a library in node_modules (write-file-atomic) are recorded as that library's, the target's own calls as its own", async () => {
     const { kinds, disk, replayedDisk } = await record(`import writeFileAtomic from "write-file-atomic";
-      export function run(dir: string) { writeFileAtomic.sync(dir + "/state.json", "{}"); }`);
-    expect(kinds).toContain("rename:renameSync");
-    expect(kinds.some((k) => k.startsWith("write:"))).toBe(true);
+      import fs from "node:fs";
+      export function run(dir: string) { writeFileAtomic.sync(dir + "/state.json", "{}"); fs.writeFileSync(dir + "/own.json", "{}"); }`);
+    expect(kinds).toContain("rename:write-file-atomic's renameSync");
+    expect(kinds.some((k) => k.startsWith("write:write-file-atomic's "))).toBe(true);
+    expect(kinds.filter((k) => !k.includes("write-file-atomic's "))).toEqual(["open:writeFileSync", "write:writeFileSync", "close:writeFileSync"]);
     expect(replayedDisk).toEqual(disk);
   });
 });

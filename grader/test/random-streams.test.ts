@@ -14,6 +14,8 @@ import { bundleTarget } from "../target/bundle.js";
 
 let work: { path: string; cleanup: () => Promise<void> };
 let box: Sandbox;
+/** A sandbox over the same target, with a work folder `name` of its own. */
+let sandboxNamed: (name: string) => Sandbox;
 
 beforeAll(async () => {
   work = await dir({ unsafeCleanup: true });
@@ -28,7 +30,8 @@ beforeAll(async () => {
   );
   const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
   if (!bundle.ok) throw new Error(bundle.problem);
-  box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(work.path, "w"), callMs: 5_000, seed: 7 }, limits: DEFAULT_LIMITS });
+  sandboxNamed = (name) => new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(work.path, name), callMs: 5_000, seed: 7 }, limits: DEFAULT_LIMITS });
+  box = sandboxNamed("w");
 });
 afterAll(async () => {
   await box.close();
@@ -70,6 +73,26 @@ describe("random numbers of simulated processes", () => {
     const first = await box.run("t", { steps: [draw, { fresh: true }, draw] });
     const second = await box.run("t", { steps: [draw, { fresh: true }, draw] });
     expect(second.results.map((r) => drawn(r)[1])).toEqual(first.results.map((r) => drawn(r)[1]));
+  });
+
+  test("a case replayed alone gives its processes the ids and numbers they had as a later case of the grade", async () => {
+    /** One case: a recorded run, then a restart with the crashed process's id from its end. */
+    const oneCase = async (on: Sandbox) => {
+      on.beginCase();
+      const crashed = await on.run("t", { steps: [draw, { fresh: true }, draw] }, { record: true });
+      const [restart] = await on.runMany("t", crashed.traceId!, [{ at: crashed.trace!.entries.length }], [draw, { fresh: true }, draw], { pid: drawn(crashed.results[0])[0] });
+      return [...crashed.results, ...restart!.results].map(drawn);
+    };
+    // The grade: other cases ran on its sandbox first, and recorded traces of their own.
+    const [graded, alone] = [sandboxNamed("grade"), sandboxNamed("alone")];
+    try {
+      const grade = [await oneCase(graded), await oneCase(graded), await oneCase(graded)];
+      expect(await oneCase(alone)).toEqual(grade[2]);
+      // Still, the four processes of a case never draw the same numbers.
+      expect(new Set(grade[2]!.map(([, name]) => name)).size).toBe(4);
+    } finally {
+      await Promise.all([graded.close(), alone.close()]);
+    }
   });
 
   test("seeds depend on the check's seed and the process's place, and streams are spread over [0, 1)", () => {

@@ -27,6 +27,11 @@ export class Recorder {
   api = "";
   /** Called before a call that only reads (`readFileSync`, `readdirSync`, `existsSync`, ...), with the path it reads. */
   beforeRead?: (api: string, path: string) => void;
+  /**
+   * The package whose code makes the call that starts now ("write-file-atomic"), or undefined for
+   * the target's own code; set only for a target that bundles packages.
+   */
+  callerOf?: () => string | undefined;
   /** The disk's faults, once a scenario turned them on. */
   faults: DiskFaults | null = null;
   /** The stored path each logical descriptor was opened at. */

@@ -25,6 +25,11 @@ type AnyFn = (...args: any[]) => any;
 /** An operation before the recorder names the API it came from. */
 type Unnamed<T> = T extends unknown ? Omit<T, "api"> : never;
 
+/** The name an operation is told by: the API, after the package that called it when one did. */
+function calledBy(api: string, pkg: string | undefined): string {
+  return pkg ? `${pkg}'s ${api}` : api;
+}
+
 /** Returns an `fs` look-alike that records into whatever `current()` returns at call time. */
 export function createRecordingFs(current: () => Recorder | null, pending: PendingOps): typeof realFs {
   /** Runs one primitive: asks the recorder's hook, performs it, then records it. */
@@ -42,7 +47,9 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return function (this: unknown, ...args: unknown[]) {
       const rec = current();
       if (!rec) return fn.apply(this, args);
-      if (rec.depth++ === 0) rec.api = name;
+      // A call a package makes is told as that package's ("write-file-atomic's writeSync"):
+      // the target did not write that call itself.
+      if (rec.depth++ === 0) rec.api = calledBy(name, rec.callerOf?.());
       try {
         return fn.apply(this, args);
       } finally {

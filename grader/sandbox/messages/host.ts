@@ -41,6 +41,11 @@ export interface DiskEntry {
 export interface CrashPoint {
   traceId: string;
   cut: Cut;
+  /**
+   * Which trace this is within its case ("c2": the case's second recording), the same in a grade
+   * and in a replay of that case; the processes started from it draw their numbers from this.
+   */
+  key?: string;
 }
 
 export interface Scenario {
@@ -57,9 +62,9 @@ export interface Scenario {
 }
 
 export type Request =
-  | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean }
+  | { type: "run"; module: string; scenario: Scenario; record: boolean; listDisk: boolean; newCase?: boolean }
   /** Replies with a `ManyReply` per cut. */
-  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; cuts: Cut[]; steps: ScenarioStep[]; pid?: number; inspectGit?: string }
+  | { type: "runMany"; module: string; base: CrashPoint[]; traceId: string; traceKey?: string; cuts: Cut[]; steps: ScenarioStep[]; pid?: number; inspectGit?: string; newCase?: boolean }
   | { type: "putTrace"; traceId: string; trace: Trace }
   | { type: "ping" };
 

@@ -40,6 +40,8 @@ export class Host {
   // runner's ten commits) is not a call stuck in a system call.
   private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
   private nextPid = 4001;
+  /** The next process id when the first case of a property began: every case starts from it again. */
+  private casePid: number | null = null;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
   private readonly folder: ScenarioFolder;
@@ -53,6 +55,9 @@ export class Host {
   }
 
   async handle(req: Request): Promise<unknown> {
+    // A case of a property starts its processes' ids where every case does, so a replay of that
+    // case alone gives them the ids (and random streams) they had in the grade.
+    if ((req.type === "run" || req.type === "runMany") && req.newCase) this.nextPid = this.casePid ??= this.nextPid;
     switch (req.type) {
       case "ping":
         return "pong";
@@ -62,7 +67,7 @@ export class Host {
       case "run":
         return this.run(req.module, req.scenario, { record: req.record, listDisk: req.listDisk });
       case "runMany":
-        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit })));
+        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut, key: req.traceKey }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit })));
     }
   }
 
@@ -225,7 +230,9 @@ export class Host {
       const random = processSeed(this.config.seed, scenario, started++);
       return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random });
     };
-    const frames = (error: unknown) => this.compiledModule(module).frames.of(error);
+    const compiled = this.compiledModule(module);
+    if (compiled.frames.bundlesPackages) this.recorder!.callerOf = () => compiled.frames.packageOf(new Error());
+    const frames = (error: unknown) => compiled.frames.of(error);
     const progress = (call: string) => this.progress((this.currentCall = call));
     return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
   }

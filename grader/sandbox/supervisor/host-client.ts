@@ -40,6 +40,15 @@ export class Sandbox {
   private lastCall: string | null = null;
   private readonly traces = new Map<string, Trace>();
   private nextTrace = 1;
+  /**
+   * Each trace's key in its case ("c1", "c2", ...; "p1", ... before the first case): what its
+   * processes' random streams are drawn from, so a case replayed alone draws what it drew in the grade.
+   */
+  private readonly traceKeys = new Map<string, string>();
+  private tracesInCase = 0;
+  private caseBegun = false;
+  /** Set by `beginCase` until the host has been told. */
+  private newCase = false;
   private retired = false;
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
@@ -52,15 +61,32 @@ export class Sandbox {
     this.lease = opts.lease ?? UserLease.of(undefined);
   }
 
+  /**
+   * A new case of a property begins: its traces are counted from 1 again and its processes get
+   * their ids from where the first case's did, as in a replay of this case alone.
+   */
+  beginCase(): void {
+    this.caseBegun = true;
+    this.tracesInCase = 0;
+    this.newCase = true;
+  }
+
   /** Runs a scenario in fresh folders; with `record`, also returns and keeps its trace. */
   async run(module: string, scenario: Scenario, opts: { record?: boolean; listDisk?: boolean } = {}): Promise<RunReply & { traceId?: string }> {
     if (scenario.from?.length) this.crashStates++;
-    const reply = (await this.request({ type: "run", module, scenario, record: !!opts.record, listDisk: !!opts.listDisk })) as RunReply;
+    const keyed = scenario.from ? { ...scenario, from: this.keyed(scenario.from) } : scenario;
+    const reply = (await this.request({ type: "run", module, scenario: keyed, record: !!opts.record, listDisk: !!opts.listDisk })) as RunReply;
     if (reply.results.some((r) => r.status === "timed-out")) this.opts.onLimit?.();
     if (!reply.trace) return reply;
     const traceId = `t${this.nextTrace++}`;
     this.traces.set(traceId, reply.trace);
+    this.traceKeys.set(traceId, `${this.caseBegun ? "c" : "p"}${++this.tracesInCase}`);
     return { ...reply, traceId };
+  }
+
+  /** Crash points with their traces' keys in their case. */
+  private keyed(points: CrashPoint[]): CrashPoint[] {
+    return points.map((p) => ({ ...p, key: this.traceKeys.get(p.traceId) }));
   }
 
   /**
@@ -70,7 +96,7 @@ export class Sandbox {
    */
   async runMany(module: string, traceId: string, cuts: Cut[], steps: ScenarioStep[], opts: { base?: CrashPoint[]; pid?: number; inspectGit?: string } = {}): Promise<ManyReply[]> {
     const { base = [], pid, inspectGit } = opts;
-    const replies = (await this.request({ type: "runMany", module, base, traceId, cuts, steps, pid, inspectGit })) as ManyReply[];
+    const replies = (await this.request({ type: "runMany", module, base: this.keyed(base), traceId, traceKey: this.traceKeys.get(traceId), cuts, steps, pid, inspectGit })) as ManyReply[];
     // The host stops a batch at the first recovery that timed out: only the states it ran count.
     this.crashStates += replies.length;
     if (replies.some((r) => r.results.some((c) => c.status === "timed-out"))) this.opts.onLimit?.();
@@ -107,6 +133,10 @@ export class Sandbox {
   private async request(req: Request): Promise<unknown> {
     try {
       await this.start();
+      if (this.newCase && (req.type === "run" || req.type === "runMany")) {
+        req = { ...req, newCase: true };
+        this.newCase = false;
+      }
       const reply = await this.send(req);
       if (reply.ok) return reply.value;
       if (reply.needTrace && this.traces.has(reply.needTrace)) {

@@ -6,6 +6,15 @@ import path from "node:path";
 const MAX_FRAMES = 3;
 const FRAME = /^\s*at (?:(.*?) \()?(.*):(\d+):(\d+)\)?$/;
 
+/** "write-file-atomic" or "@scope/name" for a source path inside node_modules; undefined outside. */
+function packageName(source: string): string | undefined {
+  const parts = source.split(/[\\/]/);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0 || at + 1 >= parts.length) return undefined;
+  const first = parts[at + 1]!;
+  return first.startsWith("@") && at + 2 < parts.length ? `${first}/${parts[at + 2]}` : first;
+}
+
 /** Maps frames of one bundle file to the target's sources. */
 export class StudentFrames {
   private map: SourceMap | null | undefined;
@@ -29,6 +38,29 @@ export class StudentFrames {
       if (out.length === MAX_FRAMES) break;
     }
     return out;
+  }
+
+  /**
+   * The package (in node_modules) whose code made the call being made now, or undefined when the
+   * target's own code made it; `here` is an error made at the call. Asked only of a bundle that
+   * holds a package's code at all (`bundlesPackages`).
+   */
+  packageOf(here: Error): string | undefined {
+    for (const line of (here.stack ?? "").split("\n").slice(1)) {
+      const m = FRAME.exec(line);
+      if (!m || m[2] !== this.bundleFile) continue;
+      const entry = this.sourceMap()?.findEntry(Number(m[3]) - 1, Number(m[4]) - 1) as { originalSource?: string } | undefined;
+      if (!entry?.originalSource) continue;
+      // The innermost frame of the bundle made the call: a package's, or the target's own.
+      return packageName(entry.originalSource);
+    }
+    return undefined;
+  }
+
+  /** Whether the bundle holds code from node_modules (a package the target imports). */
+  get bundlesPackages(): boolean {
+    const sources = (this.sourceMap()?.payload as { sources?: string[] } | undefined)?.sources ?? [];
+    return sources.some((s) => packageName(s) !== undefined);
   }
 
   private locate(fn: string | undefined, line: number, column: number): string | null {

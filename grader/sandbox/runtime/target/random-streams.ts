@@ -3,18 +3,21 @@
 // time). So each simulated process start gets a stream of its own, chosen from the check's seed
 // and the process's place in its scenario (which crash states it starts from, and how many
 // processes started before it there), never from its process id: a grade stays reproducible, and
-// no process replays another's numbers.
+// no process replays another's numbers. A crash state's trace is named by its place in its case
+// (the case's first recording, its second...), and a case's processes take their ids from where
+// every case starts, so a case replayed alone draws what it drew in the grade.
 import { createHash } from "node:crypto";
 
-/** Where a scenario starts: the crash states it was rebuilt from, and its first process id. */
+/** Where a scenario starts: the crash states it was rebuilt from (each trace named by its key in its case, when it has one), and its first process id. */
 export interface ScenarioPlace {
-  from?: unknown[];
+  from?: { traceId: string; cut: unknown; key?: string }[];
   pid?: number;
 }
 
 /** The seed of the `index`-th process started in a scenario at `place`, in a check seeded `seed`. */
 export function processSeed(seed: number, place: ScenarioPlace, index: number): number {
-  return seedOf([seed, place.from ?? [], place.pid ?? null, index]);
+  const from = (place.from ?? []).map((p) => [p.key ?? p.traceId, p.cut]);
+  return seedOf([seed, from, place.pid ?? null, index]);
 }
 
 /** A 32-bit seed from any JSON value that says which process it is for. */
