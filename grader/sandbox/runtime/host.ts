@@ -4,7 +4,8 @@
 // it reports what happened.
 import path from "node:path";
 import { replay } from "../../crash/replay.js";
-import type { Trace } from "../../crash/model.js";
+import type { Cut, Trace } from "../../crash/model.js";
+import { diskKeys } from "../../crash/same-disk.js";
 import { CompiledTarget } from "./target/instance.js";
 import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
@@ -67,8 +68,30 @@ export class Host {
       case "run":
         return this.run(req.module, req.scenario, { record: req.record, listDisk: req.listDisk });
       case "runMany":
-        return this.runMany(req.module, req.cuts.map((cut) => ({ from: [...req.base, { traceId: req.traceId, cut, key: req.traceKey }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit })));
+        return this.runOncePerDisk(req.module, req.traceId, req.cuts, (cut) => ({ from: [...req.base, { traceId: req.traceId, cut, key: req.traceKey }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit }));
     }
+  }
+
+  /**
+   * Recovers from the crash state of each cut of one trace, once per disk: cuts that leave the
+   * same disk (see crash/same-disk.ts) share the reply of the first of them.
+   */
+  private async runOncePerDisk(module: string, traceId: string, cuts: Cut[], scenarioAt: (cut: Cut) => Scenario): Promise<ManyReply[]> {
+    const keys = diskKeys(this.trace(traceId), cuts);
+    const firstOf = new Map<string, number>();
+    const unique: Scenario[] = [];
+    const ran = cuts.map((cut, i) => {
+      const key = keys[i] ?? null;
+      const seen = key === null ? undefined : firstOf.get(key);
+      if (seen !== undefined) return seen;
+      if (key !== null) firstOf.set(key, unique.length);
+      unique.push(scenarioAt(cut));
+      return unique.length - 1;
+    });
+    const replies = await this.runMany(module, unique);
+    // A batch that stopped at a recovery that timed out ends at the first cut it did not run.
+    const shown = ran.findIndex((u) => u >= replies.length);
+    return (shown < 0 ? ran : ran.slice(0, shown)).map((u) => replies[u]!);
   }
 
   /** Recovers from each crash state of a batch: most of them back to back (see `runChunk`), the others alone. */

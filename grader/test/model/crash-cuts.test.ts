@@ -9,6 +9,7 @@ import { crashCuts, tearPoints } from "../../crash/cuts.js";
 import type { Cut } from "../../crash/model.js";
 import { replay } from "../../crash/replay.js";
 import { changesDisk } from "../../crash/trace.js";
+import { diskKeys } from "../../crash/same-disk.js";
 import type { Trace } from "../../crash/model.js";
 import { programs, runProgram } from "../support/fs-programs.js";
 import { layScenario, listTree, ListingRecorder, propertyTest, recordingFs, scratchFolder, type Listing } from "../support/model-fs.js";
@@ -108,6 +109,28 @@ propertyTest(
     expect(cuts).toEqual(wanted);
   },
   100,
+);
+
+propertyTest(
+  "cuts at any two places that share a disk key rebuild the same disk, and a cut after each change to the disk has a key of its own",
+  [programs()],
+  (program) => {
+    const { rec, trace } = recorded(program);
+    const everywhere: Cut[] = Array.from({ length: trace.entries.length + 1 }, (_, at) => ({ at }));
+    const keys = diskKeys(trace, everywhere);
+    const first = new Map<string, number>();
+    keys.forEach((key, at) => {
+      const seen = first.get(key!);
+      if (seen === undefined) first.set(key!, at);
+      else expect(rebuilt(trace, { at }), `cut at ${at} shares its key with the cut at ${seen}`).toEqual(rec.after(seen));
+    });
+    expect(new Set(keys).size).toBe(1 + trace.entries.filter(changesDisk).length);
+    // A torn write and a power cut share their disk with no other cut.
+    const torn = crashCuts(trace, 0, trace.entries.length).filter((c) => c.bytes !== undefined);
+    expect(new Set(diskKeys(trace, [...torn, ...everywhere])).size).toBe(torn.length + new Set(keys).size);
+    expect(diskKeys(trace, [{ at: 0, power: { data: "lost", names: "lost" } }])).toEqual([null]);
+  },
+  60,
 );
 
 test("a long write is torn at its first, second, middle and last two bytes, at each page edge inside it, and at the chosen fractions", () => {
