@@ -19,7 +19,7 @@ import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
-import { compileChecks } from "./compile-checks.js";
+import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 
 /** Where the last report is always written, besides any --json file. */
 export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
@@ -157,7 +157,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     const vitest = await startVitest(
       "test",
       await compileChecks(deliverables.map((d) => d.id)),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], maxWorkers: deliverables.length, fileParallelism: true },
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );
     await vitest.close();
