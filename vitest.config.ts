@@ -1,13 +1,22 @@
-// The grader's own test suite (`npm test`). Grading itself runs through `npm run grade`.
+// The grader's own test suite. Grading itself runs through `npm run grade`.
+// Two projects: `grader` (`npm test`), the grader's tests, and `submissions`
+// (`npm run test:submissions`), which grades every fixture, hostile and contained submission,
+// replays their printed commands and grades one twice. CI (`.ci/run`) runs both.
 import { defineConfig } from "vitest/config";
+
+/** The tests that grade the submissions under grader/fixtures, each one in full. */
+const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible"].map((name) => `grader/test/${name}.test.ts`);
 
 export default defineConfig({
   test: {
-    include: ["grader/test/**/*.test.ts"],
     testTimeout: 600_000,
     hookTimeout: 600_000,
     // Each test grades a target, and a grade already uses both cores: run few at once.
     maxConcurrency: 1,
     fileParallelism: false,
+    projects: [
+      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: SUBMISSIONS } },
+      { extends: true, test: { name: "submissions", include: SUBMISSIONS } },
+    ],
   },
 });

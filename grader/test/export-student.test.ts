@@ -40,7 +40,7 @@ describe("the student template", () => {
     expect(files.filter((f) => f.startsWith(".github/") || f.startsWith(".devcontainer/")).sort()).toEqual(courseFiles.sort());
     const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["grade", "typecheck"]));
-    for (const gone of ["test", "soak", "bench", "export-student", "grade-batch"]) expect(pkg.scripts).not.toHaveProperty(gone);
+    for (const gone of ["test", "test:submissions", "test:model", "soak", "bench", "export-student", "grade-batch"]) expect(pkg.scripts).not.toHaveProperty(gone);
     // Every file a script names is in the template.
     const named = Object.values(pkg.scripts as Record<string, string>).flatMap((c) => c.match(/[\w.-]+\/[\w./-]+/g) ?? []);
     for (const file of named) expect(files).toContain(file);

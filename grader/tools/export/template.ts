@@ -28,7 +28,7 @@ const NEVER = new Set(["node_modules", ".grade", ".git", ".DS_Store"]);
 const STUDENT_SCRIPTS = ["grade", "typecheck"];
 
 /** Scripts that need what the template leaves out without naming it (`test` runs grader/test). */
-const INSTRUCTOR_SCRIPTS = ["test"];
+const INSTRUCTOR_SCRIPTS = ["test", "test:submissions"];
 
 /** Where the student README's text lives in this repository. */
 export const STUDENT_README = "grader/tools/export/README.student.md";
