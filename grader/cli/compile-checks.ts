@@ -9,6 +9,7 @@ import { build } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
+import { GRADER_BUILD } from "./grader-build.mjs";
 
 /** The compiled checks, which vitest's workers import as Node does, without transforming them. */
 export const CHECKS_BUNDLE = /\/\.grade\/[^/]+\.checks\.mjs$/;
@@ -24,12 +25,7 @@ export async function compileChecks(ids: string[]): Promise<string[]> {
       entryPoints: Object.fromEntries(ids.map((id) => [`${id}.checks`, path.join(REPO_ROOT, "grader/checks", `${id}.grade.ts`)])),
       outdir: own,
       outExtension: { ".js": ".mjs" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "error",
+      ...GRADER_BUILD,
     });
     for (const id of ids) fs.writeFileSync(path.join(own, `${id}.grade.mjs`), `import "./${id}.checks.mjs";\n`);
     for (const name of fs.readdirSync(own)) fs.renameSync(path.join(own, name), path.join(out, name));

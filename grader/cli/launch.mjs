@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import { renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { GRADER_BUILD } from "./grader-build.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // One folder below the repository, like grader/, so the compiled paths.ts finds the repository.
@@ -13,12 +14,7 @@ const own = `${outfile}.${process.pid}.tmp`;
 await build({
   entryPoints: [path.join(repo, "grader/cli/grade.ts")],
   outfile: own,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  logLevel: "error",
+  ...GRADER_BUILD,
 });
 renameSync(own, outfile);
 await import(pathToFileURL(outfile).href);
