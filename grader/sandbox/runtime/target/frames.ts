@@ -18,6 +18,7 @@ function packageName(source: string): string | undefined {
 /** Maps frames of one bundle file to the target's sources. */
 export class StudentFrames {
   private map: SourceMap | null | undefined;
+  private packages: boolean | undefined;
 
   constructor(
     private readonly bundleFile: string,
@@ -57,10 +58,13 @@ export class StudentFrames {
     return undefined;
   }
 
-  /** Whether the bundle holds code from node_modules (a package the target imports). */
+  /** Whether the bundle holds code from node_modules (a package the target imports); worked out once, as every scenario asks. */
   get bundlesPackages(): boolean {
-    const sources = (this.sourceMap()?.payload as { sources?: string[] } | undefined)?.sources ?? [];
-    return sources.some((s) => packageName(s) !== undefined);
+    if (this.packages === undefined) {
+      const sources = (this.sourceMap()?.payload as { sources?: string[] } | undefined)?.sources ?? [];
+      this.packages = sources.some((s) => packageName(s) !== undefined);
+    }
+    return this.packages;
   }
 
   private locate(fn: string | undefined, line: number, column: number): string | null {
