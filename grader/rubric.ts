@@ -12,6 +12,8 @@ export interface RubricCheck {
   id: string;
   title: string;
   points: number;
+  /** What the check asks of the student's code, in Markdown (the README's "what it asks"). */
+  asks: string;
   requires?: string[];
 }
 
@@ -73,6 +75,11 @@ export function deliverableModules(rubric: Rubric, id: string): { main: string; 
   const moduleOf = (d: RubricDeliverable) => d.file.replace(/\.ts$/, "");
   const deliverable = rubricDeliverable(rubric, id);
   return { main: moduleOf(deliverable), earlier: (deliverable.buildsOn ?? []).map((e) => moduleOf(rubricDeliverable(rubric, e))) };
+}
+
+/** A deliverable's points: its checks', or the manifest's own figure for one with no checks yet. */
+export function deliverablePoints(d: RubricDeliverable): number {
+  return d.checks.length > 0 ? d.checks.reduce((n, c) => n + c.points, 0) : d.points ?? 0;
 }
 
 /** The deliverables that grade the student's file `file` ("checkpoint.ts"), in the rubric's order. */

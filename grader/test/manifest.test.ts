@@ -1,12 +1,13 @@
 // The lab's manifest (grader/rubric.json): it validates against its schema, it and the grader's
 // code define the same checks, every file and folder it implies exists, and the README's tables
-// say what it says. Runs in seconds.
+// are written from it. Runs in seconds.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { DELIVERABLES } from "../checks/index.js";
 import { REPO_ROOT } from "../paths.js";
-import { assertChecksMatchManifest, deliverableModules, deliverablesOfFile, loadRubric, type Rubric } from "../rubric.js";
+import { assertChecksMatchManifest, deliverableModules, deliverablePoints, deliverablesOfFile, loadRubric, rubricDeliverable, type Rubric } from "../rubric.js";
+import { withManifestTables } from "../tools/readme-tables.js";
 import { assertMatchesSchema } from "../schemas.js";
 
 const rubric = loadRubric();
@@ -40,18 +41,34 @@ describe("the manifest and the grader's code", () => {
   });
 });
 
-describe("the README's tables say what the manifest says", () => {
-  test("the table of deliverables has each enabled deliverable with its file, points and kind", () => {
-    const rows = [...readme.matchAll(/^\| `([a-z0-9-]+)` [^|]*\| `([a-z0-9-]+\.ts)` \| (\d+)(, bonus)? \|$/gm)].map((m) => [m[1], m[2], Number(m[3]), m[4] ? "bonus" : "core"]);
-    const manifest = rubric.deliverables.filter((d) => d.enabled).map((d) => [d.id, d.file, d.checks.reduce((n, c) => n + c.points, 0), d.kind]);
-    const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
-    expect(rows.sort(byId)).toEqual(manifest.sort(byId));
+describe("the README's tables are written from the manifest (npm run readme-tables)", () => {
+  test("the README holds exactly the tables the manifest gives", () => {
+    expect(withManifestTables(readme, rubric)).toBe(readme);
   });
 
-  test("every check's row has the manifest's points, and every check has a row", () => {
-    const rows = new Map([...readme.matchAll(/^\| `([a-z0-9-]+\.[a-z0-9-]+)` \| (\d+) \|/gm)].map((m) => [m[1]!, Number(m[2])]));
-    const manifest = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.points] as const)));
-    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(manifest));
+  test("a check's points or words changed in the manifest change its row and the deliverable's total", () => {
+    const edited: Rubric = structuredClone(rubric);
+    const check = edited.deliverables.find((d) => d.id === "phase2")!.checks[0]!;
+    check.points += 1;
+    check.asks = "something else";
+    const tables = withManifestTables(readme, edited);
+    expect(tables).toContain(`| \`${check.id}\` | ${check.points} | something else |`);
+    expect(tables).toContain(`| \`phase2\` crash recovery | \`runner.ts\` | ${deliverablePoints(rubricDeliverable(rubric, "phase2")) + 1} |`);
+  });
+
+  test("an enabled deliverable without a table, or a table without its end, is an error that names it", () => {
+    const withoutPhase3 = readme.replace("<!-- from grader/rubric.json: checks phase3 -->", "");
+    expect(() => withManifestTables(withoutPhase3, rubric)).toThrow(/no table for checks phase3 \(add a line/);
+    const unended = readme.replace(/(<!-- from grader\/rubric\.json: checks phase1 -->[^]*?)<!-- end of table -->/, "$1");
+    expect(() => withManifestTables(unended, rubric)).toThrow('README: the table "checks phase1" has no "<!-- end of table -->" line after it');
+  });
+
+  test("the sentence that opens each deliverable's table of checks gives its points", () => {
+    for (const d of rubric.deliverables.filter((d) => d.enabled)) {
+      const at = readme.indexOf(`<!-- from grader/rubric.json: checks ${d.id} -->`);
+      const before = readme.slice(0, at).split("\n\n").filter((p) => p.trim() !== "").at(-1)!;
+      expect(before, d.id).toMatch(new RegExp(`\\(${deliverablePoints(d)} ${d.kind === "bonus" ? "bonus " : ""}points\\)`));
+    }
   });
 });
 
@@ -69,6 +86,7 @@ describe("the manifest's schema", () => {
   test("a wrong manifest is refused with the field that is wrong, named by its path and id", () => {
     const cases: [string, (r: Rubric) => void, string][] = [
       ["points missing", (r) => delete (r.deliverables[0]!.checks[1] as Partial<Rubric["deliverables"][0]["checks"][0]>).points, 'rubric: deliverables[0] (phase1).checks[1] (phase1.absent) needs "points"'],
+      ["a check that does not say what it asks", (r) => delete (r.deliverables[1]!.checks[0] as Partial<Rubric["deliverables"][0]["checks"][0]>).asks, 'rubric: deliverables[1] (phase2).checks[0] (phase2.complete-run) needs "asks"'],
       ["a kind of its own", (r) => ((r.deliverables[1] as { kind: string }).kind = "extra"), 'rubric: deliverables[1] (phase2).kind must be one of "core", "bonus", got "extra"'],
       ["an unknown key", (r) => Object.assign(r.deliverables[2]!, { weight: 3 }), 'rubric: deliverables[2] (phase3) has an unknown key "weight"'],
       ["no file", (r) => delete (r.deliverables[0] as Partial<Rubric["deliverables"][0]>).file, 'rubric: deliverables[0] (phase1) needs "file"'],
