@@ -36,7 +36,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
   const pending = new PendingOps();
   const gate = call.gated ? new Gate(call.root, input) : undefined;
   const recorder = new GateRecorder(call.root, gate);
-  if (target.frames.bundlesPackages) recorder.callerOf = () => target.frames.packageOf(new Error());
+  recorder.callerOf = target.frames.callerHook();
   const recordingFs = createRecordingFs(() => recorder, pending);
   // A program the writer runs is one turn of its own: the grader cannot see inside it, so it may
   // touch any name, and it runs whole in its turn (the reader loads before and after it).

@@ -254,7 +254,7 @@ export class Host {
       return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random });
     };
     const compiled = this.compiledModule(module);
-    if (compiled.frames.bundlesPackages) this.recorder!.callerOf = () => compiled.frames.packageOf(new Error());
+    this.recorder!.callerOf = compiled.frames.callerHook();
     const frames = (error: unknown) => compiled.frames.of(error);
     const progress = (call: string) => this.progress((this.currentCall = call));
     return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });

@@ -58,6 +58,14 @@ export class StudentFrames {
     return undefined;
   }
 
+  /**
+   * The recorder's `callerOf` for this bundle: the package making the call that starts now, or
+   * undefined for a bundle with no package's code (no stack is then captured at any call).
+   */
+  callerHook(): (() => string | undefined) | undefined {
+    return this.bundlesPackages ? () => this.packageOf(new Error()) : undefined;
+  }
+
   /** Whether the bundle holds code from node_modules (a package the target imports); worked out once, as every scenario asks. */
   get bundlesPackages(): boolean {
     if (this.packages === undefined) {
