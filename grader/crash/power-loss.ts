@@ -12,7 +12,8 @@
 // Each policy below is one way the unsynced parts went; together they cover those failures.
 import fs from "node:fs";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
-import { type FileNode, onDisk, PowerModel, type PowerNode } from "./power-model.js";
+import { PowerModel } from "./power-model.js";
+import { type FileNode, onDisk, type PowerNode } from "./power-nodes.js";
 import { inScenario } from "./trace.js";
 
 /** The policies a power-loss check tries at each crash point (both kept is a process crash). */
