@@ -69,6 +69,36 @@ function describeOp(trace: Trace, index: number): string {
   }
 }
 
+/**
+ * A call as a picture labels it: its function and the file it named ("writeSync(\"x.tmp\")",
+ * "renameSync(\"x.tmp\", \"x\")"); a part of a larger call says which ("writeFileSync(\"x\"): open").
+ */
+export function opLabel(trace: Trace, index: number): string {
+  const op = trace.entries[index] as FsOp;
+  const label = callLabel(trace, index, op);
+  return op.api.toLowerCase().startsWith(op.kind) ? label : `${label}: ${op.kind === "attr" ? attrWord(op.call) : op.kind}`;
+}
+
+function callLabel(trace: Trace, index: number, op: FsOp): string {
+  switch (op.kind) {
+    case "write":
+    case "fsync":
+    case "ftruncate":
+    case "close":
+      // The work folder reads as "the folder", as the stories call it.
+      return openedOn(trace, index, op.fd) === "@/work" ? `${op.api}(the folder)` : `${op.api}(${quote(fdPath(trace, index, op.fd))})`;
+    case "rename":
+    case "link":
+      return `${op.api}(${quote(displayPath(op.from))}, ${quote(displayPath(op.to))})`;
+    case "symlink":
+      return `${op.api}(${quote(displayPath(op.target))}, ${quote(displayPath(op.path))})`;
+    case "attr":
+      return `${op.api}(${quote(op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!))})`;
+    default:
+      return `${op.api}(${quote(displayPath(op.path))})`;
+  }
+}
+
 /** The last entry before `to` (from `from` on) that changed the disk or was an fsync: a power cut right after an fsync is not one right before it. */
 function lastPoint(trace: Trace, from: number, to: number): number | undefined {
   for (let i = to - 1; i >= from; i--) {

@@ -8,6 +8,7 @@ import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
 import type { Verdict } from "./verdict.js";
+import type { Picture } from "../report/picture.js";
 
 let sandboxCount = 0;
 
@@ -100,6 +101,7 @@ export class CheckContext {
 
   /** A new case of a property begins: each sandbox counts its traces and process ids from the case's start (see Sandbox.beginCase). */
   beginCase(): void {
+    this.picture = undefined;
     for (const box of this.sandboxes) box.beginCase();
   }
 
@@ -120,8 +122,17 @@ export class CheckContext {
     return checkCommand(this.config, this.checkId, fastCheckPath);
   }
 
+  /** The picture of the story being told now, drawn where the story is told; a new case forgets it. */
+  private picture: Picture | undefined;
+
+  /** Draws the picture of the failure whose story is being told (null: this story has none). */
+  draw(picture: Picture | null): void {
+    this.picture = picture ?? undefined;
+  }
+
+  /** A failure with its story, the command that replays it, and the picture drawn with the story, if any. */
   failed(message: string, fastCheckPath?: string): Verdict {
-    return { status: "failed", message, replay: this.replayCommand(fastCheckPath) };
+    return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(this.picture ? { picture: this.picture } : {}) };
   }
 
   passed(note?: string): Verdict {

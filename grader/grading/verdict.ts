@@ -1,4 +1,6 @@
 // The outcome of one check, as a test carries it to the reporter in its `meta`.
+import type { Picture } from "../report/picture.js";
+
 export type CheckStatus = "passed" | "failed" | "error";
 
 export interface Verdict {
@@ -7,6 +9,8 @@ export interface Verdict {
   message?: string;
   /** The command that replays exactly this failure. */
   replay?: string;
+  /** What the failure looked like, drawn with its story (report/picture.ts). */
+  picture?: Picture;
 }
 
 /** What a check test stores in `task.meta.check`. */

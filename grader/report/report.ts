@@ -4,8 +4,9 @@ import type { Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
 import { notStartedDeliverables, type NotStarted } from "./not-started.js";
+import type { Picture } from "./picture.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
 
@@ -18,6 +19,8 @@ export interface CheckReport {
   message?: string;
   replay?: string;
   crashStates: number;
+  /** What the failure looked like, drawn above its story (schema 4): for the failures whose check draws one. */
+  picture?: Picture;
   /** Wall time of the check in ms (schema 3): 0 for one not run; varies from grade to grade. */
   durationMs?: number;
 }
@@ -92,7 +95,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
         status = "blocked";
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, crashStates: meta.crashStates, durationMs: meta.durationMs });
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, ...(meta.status === "failed" && meta.picture ? { picture: meta.picture } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);

@@ -5,6 +5,7 @@ import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
 import { crashStates, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
+import { pictureLines } from "./picture-lines.js";
 import type { CheckReport, Report } from "./report.js";
 
 const MARK = { passed: "✓", failed: "✗", blocked: "–", error: "!" } as const;
@@ -50,7 +51,8 @@ function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, 
   if (check.status !== "passed") lines.push(c.dim(`      ${check.id}`));
   const earlier = told.get(message);
   if (earlier) lines.push(...hanging(note(`The same story as ${earlier} above.`), { indent: 6, width }));
-  else for (const line of message.split("\n")) lines.push(...hanging(note(line), { indent: 6, width }));
+  else if (check.picture) lines.push(...pictureLines(check.picture, { width, indent: 6, c }));
+  if (!earlier) for (const line of message.split("\n")) lines.push(...hanging(note(line), { indent: 6, width }));
   // Only a story of a few lines or more is worth a reference.
   if (!earlier && message.split("\n").length + message.length / width > 2) told.set(message, check.id);
   if (check.replay) lines.push(...commandLines("replay: ", check.replay, { indent: 6, width }).map((l) => c.cyan(l)));

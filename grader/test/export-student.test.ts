@@ -73,7 +73,7 @@ describe("the student template", () => {
     expect(graded.stderr).toBe("");
     expect(graded.exitCode).toBe(1);
     const report = JSON.parse(fs.readFileSync(path.join(template, "report.json"), "utf8")) as Report;
-    expect(report).toMatchObject({ schemaVersion: 3, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
+    expect(report).toMatchObject({ schemaVersion: 4, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
     const checks = report.deliverables.flatMap((d) => d.checks);
     expect(checks.length).toBe(loadRubric().deliverables.filter((d) => d.enabled).flatMap((d) => d.checks).length);
     for (const c of checks) {

@@ -20,7 +20,7 @@ const check = (id: string, status: CheckReport["status"], points: number, maxPoi
 });
 
 const REPORT: Report = {
-  schemaVersion: 3, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
+  schemaVersion: 4, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
   deliverables: [
     { id: "phase1", title: "Phase 1", kind: "core", status: "graded", points: 12, maxPoints: 20, checks: [
       check("phase1.a", "passed", 12, 12),

@@ -52,7 +52,7 @@ describe.concurrent("hostile fixtures", () => {
       // As a user of its own (the grade runs as root), an attack on the grader's process fails.
       const fails = report.targetUser?.separate ? (failsAsOwnUser ?? asGraderUser) : asGraderUser;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
-      expect(report.schemaVersion).toBe(3);
+      expect(report.schemaVersion).toBe(4);
       expect(notPassed(report)).toEqual([...fails].sort());
       if (only.length === 0) expect(report.deliverables.filter((d) => d.status === "graded").map((d) => d.id)).toEqual(["phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults"]);
       for (const d of report.deliverables.filter((d) => d.status === "graded")) {

@@ -22,7 +22,7 @@ export const crashSafety: CheckDefinition = {
         const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, [load()]);
         for (const [i, { results }] of outcomes.entries()) {
           const problem = checkLoad(results[0]!, w.allowed);
-          if (problem) return `${await crashStory(box, w, w.cuts[i]!)}\nOn restart, ${problem}.`;
+          if (problem) return `${await crashStory(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) })}\nOn restart, ${problem}.`;
         }
         return null;
       },

@@ -7,6 +7,9 @@ import { absentOutcome, checkWrite, noCheckpoint, write, type Expected } from ".
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
+import { crashPicture } from "../../grading/crash-picture.js";
+import type { DiskEntry } from "../../crash/model.js";
+import type { Picture } from "../../report/picture.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */
 export const NONE = Symbol("no checkpoint");
@@ -21,6 +24,8 @@ export interface CrashWindow {
   allowed: Expected[];
   /** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) was ..." */
   setting: string;
+  /** "atomicCheckpoint(path, Y)", the call a picture of its crash is headed with. */
+  call: string;
 }
 
 /** Records `atomicCheckpoint(next)` over `old`; returns its crash window, or why it could not. */
@@ -42,11 +47,21 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
   const setting = old === NONE
     ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
     : `With the old checkpoint ${showState(old, 80)} on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`;
-  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions), start, allowed, setting };
+  const call = `atomicCheckpoint(path, ${showState(next, 80)})`;
+  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions), start, allowed, setting, call };
 }
 
-/** Tells the story of one crash state: where the crash landed and what was on disk after it. */
-export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut): Promise<string> {
+/**
+ * Tells the story of one crash state: where the crash landed and what was on disk after it; with
+ * `draw`, also draws its picture (the calls, the crash among them, the files it left).
+ */
+export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
+  opts.draw?.(windowPicture(w, cut, state.disk!));
   return `${w.setting} ${describeCut(w.trace, cut, w.start, "atomicCheckpoint")}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
+}
+
+/** The picture of a crash at `cut` in the window `w`, checked against the listing `disk` of what it left. */
+export function windowPicture(w: CrashWindow, cut: Cut, disk: DiskEntry[]): Picture | null {
+  return crashPicture({ trace: w.trace, cut, windowStart: w.start, call: w.call, checkpoint: "@/work/checkpoint.json", disk });
 }

@@ -37,7 +37,7 @@ export const staleTemp: CheckDefinition = {
             tell(checkLoad(results[4]!, again), `${wrote} and loaded it back, ${rewrote}, then loaded it back`) ??
             tell(checkLoad(results[5]!, again), `${wrote}, ${rewrote}, and loaded each back; after a further restart`);
           if (problem) {
-            const story = await crashStory(box, w, w.cuts[i]!);
+            const story = await crashStory(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) });
             return `${story}\nThe next process (with the same process id, as a restarted container gets) loaded, ${problem}.`;
           }
         }

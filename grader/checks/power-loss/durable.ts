@@ -25,7 +25,7 @@ export const durable: CheckDefinition = {
         const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
         for (const [i, { results }] of outcomes.entries()) {
           const problem = checkLoad(results[0]!, [{ label: "the new state", state: next }]);
-          if (problem) return powerStory(box, w, cuts[i]!, end, problem);
+          if (problem) return powerStory(box, w, cuts[i]!, end, problem, { draw: (p) => ctx.draw(p) });
         }
         return null;
       },

@@ -6,7 +6,8 @@ import type { Cut, Trace } from "../../crash/model.js";
 import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
 import { changesDisk, displayPath } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import type { CrashWindow } from "../phase1/crash-window.js";
+import { windowPicture, type CrashWindow } from "../phase1/crash-window.js";
+import type { Picture } from "../../report/picture.js";
 
 /** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */
 export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
@@ -48,8 +49,9 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
 }
 
 /** The story of a power cut at `cut` in the window `w`, ending with what the load did (`problem`). */
-export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string): Promise<string> {
+export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string, opts: { draw?: (picture: Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
+  opts.draw?.(windowPicture(w, cut, state.disk!));
   const where = cut.at >= end
     ? "called, and the power failed right after it returned"
     : describeCut(w.trace, cut, w.start, "atomicCheckpoint").replace(/^killed/, "interrupted by a power cut");

@@ -1,0 +1,95 @@
+// A failure's picture (picture.ts) in the terminal: a few lines above its story, drawn from the
+// same record. The calls of the crashed call in a column, numbered, with the crash marked between
+// two of them (or inside a write, with a bar of the bytes that reached the file), then the files
+// the crash left. At most about 12 lines, never wider than the terminal, and readable without
+// colour: every mark is a word or a sign as well as a colour.
+import type pc from "picocolors";
+import stringWidth from "string-width";
+import type { CallsPicture, PictureFile } from "./picture.js";
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** Calls shown before the crash at most; the rest are counted on one line, as are those after it. */
+const BEFORE = 3;
+/** Lines for the files the crash left, when they do not fit on one. */
+const FILES = 2;
+const BAR = 10;
+
+const HOLDS: Record<PictureFile["holds"], string> = { old: "old state", new: "new state", torn: "part of a state", empty: "empty", other: "other bytes" };
+
+/** The picture's lines for a terminal `width` columns wide, indented by `indent`. */
+export function pictureLines(picture: CallsPicture, opts: { width: number; indent: number; c: Colors }): string[] {
+  const { width, indent, c } = opts;
+  const pad = " ".repeat(indent);
+  const fit = (text: string) => pad + cut(text, width - indent);
+  const { ops } = picture;
+  const { afterOps, written, how } = picture.cut;
+  const numbers = numbered(ops);
+  const numberWidth = String(Math.max(1, ...numbers.filter((n): n is number => n !== null))).length;
+  const blank = " ".repeat(numberWidth);
+  const row = (i: number) => {
+    const op = ops[i]!;
+    if (op.skipped) return c.dim(fit(`${blank} … ${calls(op.skipped)} more`));
+    return fit(`${String(numbers[i]).padStart(numberWidth)} ${op.what}${op.bytes !== undefined ? ` (${op.bytes} B)` : ""}`);
+  };
+  const marker = (text: string) => c.red(c.bold(fit(`${" ".repeat(numberWidth - 1)}✂ ${text}`)));
+  const killed = how === "killed" ? "killed" : "the power was cut";
+  const out = [c.dim(fit(`Calls of ${picture.call}:`))];
+  const from = Math.max(0, afterOps - BEFORE);
+  if (from > 0) out.push(c.dim(fit(`${blank} … ${calls(countCalls(ops.slice(0, from)))} before`)));
+  for (let i = from; i < afterOps; i++) out.push(row(i));
+  let next = afterOps;
+  if (written !== undefined) {
+    out.push(row(afterOps));
+    const total = ops[afterOps]!.bytes ?? 0;
+    out.push(marker(`${killed} inside it: ${written} of ${total} B reached the file ${bar(written, total)}`));
+    next++;
+  } else out.push(marker(afterOps >= ops.length ? `${killed} after its last call` : `${killed} here`));
+  const rest = ops.slice(next);
+  if (rest.length > 0) out.push(c.dim(fit(`${blank} never made: ${calls(countCalls(rest))}, from ${rest.find((o) => !o.skipped)?.what ?? "…"}`)));
+  out.push(...filesLines(picture, { width, indent }).map((l) => c.dim(l)));
+  return out;
+}
+
+/** The files the crash left: on one line when they fit, else one line each (at most FILES lines). */
+function filesLines(picture: CallsPicture, { width, indent }: { width: number; indent: number }): string[] {
+  const pad = " ".repeat(indent);
+  const head = picture.cut.how === "killed" ? "After the crash:" : "After the power cut:";
+  const files = picture.after.map((f) => `${f.name} (${f.bytes} B): ${HOLDS[f.holds]}`);
+  const one = `${head} ${files.length ? files.join("; ") : "no files"}`;
+  if (stringWidth(pad + one) <= width) return [pad + one];
+  const shown = files.length > FILES ? files.slice(0, FILES - 1) : files;
+  const rest = files.length - shown.length;
+  return [pad + head, ...shown.map((f) => pad + cut(`  ${f}`, width - indent)), ...(rest ? [pad + cut(`  … ${rest} more files`, width - indent)] : [])];
+}
+
+/** Each entry's number among the calls (a gap counts the calls it stands for); null for a gap. */
+function numbered(ops: CallsPicture["ops"]): (number | null)[] {
+  let n = 0;
+  return ops.map((op) => (op.skipped ? ((n += op.skipped), null) : ++n));
+}
+
+function countCalls(ops: CallsPicture["ops"]): number {
+  return ops.reduce((n, op) => n + (op.skipped ?? 1), 0);
+}
+
+function calls(n: number): string {
+  return `${n} call${n === 1 ? "" : "s"}`;
+}
+
+/** "[####......]": how much of a write reached the file, in ten cells. */
+function bar(written: number, total: number): string {
+  const full = total === 0 ? 0 : Math.round((written / total) * BAR);
+  return `[${"#".repeat(full)}${".".repeat(BAR - full)}]`;
+}
+
+/** `text` cut to `width` columns, with "…" where it was cut. */
+function cut(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = "";
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}

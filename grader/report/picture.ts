@@ -1,0 +1,38 @@
+// What a failure looked like, as data a picture is drawn from: the terminal draws it as a few
+// lines above the story (report/pictures/terminal.ts), the HTML report as inline SVG. It says
+// nothing the story does not: each picture is made from the same record as its failure's story.
+
+/** A failure's picture; one kind so far. */
+export type Picture = CallsPicture;
+
+/**
+ * One call of the target crashed among its file-system calls (phase1.crash-safety, stale-temp,
+ * power-loss): the calls in the order they ran, where the crash fell, and the folder after it.
+ */
+export interface CallsPicture {
+  kind: "calls";
+  /** The call that crashed, as the story names it: "atomicCheckpoint(path, {\"step\":2})". */
+  call: string;
+  /**
+   * Its file-system calls in the order they ran, as the story names them: "openSync(\".checkpoint.json.*.tmp\")";
+   * `bytes` for a write. A long run of calls far from the crash is one entry with `skipped` (how
+   * many calls it stands for) and an empty `what`.
+   */
+  ops: { what: string; bytes?: number; skipped?: number }[];
+  /**
+   * Where the crash fell: after the first `afterOps` calls (0: before the first). When `written`
+   * is set, inside call `afterOps + 1` (a write), after `written` of its `bytes` reached the file.
+   * `how`: the process was killed, or the power was cut.
+   */
+  cut: { afterOps: number; written?: number; how: "killed" | "power cut" };
+  /** The folder after the crash: each file, its size, and what it holds. */
+  after: PictureFile[];
+}
+
+export interface PictureFile {
+  /** As the story names it: "checkpoint.json", ".checkpoint.json.*.tmp". */
+  name: string;
+  bytes: number;
+  /** The old state, the new state, a part of one (torn), nothing, or anything else. */
+  holds: "old" | "new" | "torn" | "empty" | "other";
+}

@@ -1,0 +1,41 @@
+// A failure's picture in a real grade: the JSON report carries it beside the story, and both say
+// the same crash: the call right before the marker is the one the story was killed after, and
+// the files drawn are those the story lists, with their sizes; the scoreboard draws it.
+import { afterAll, describe, expect, test } from "vitest";
+import path from "node:path";
+import { REPO_ROOT } from "../paths.js";
+import { checkOf, composeTarget, grade } from "./support/grade.js";
+
+const targets: { cleanup: () => Promise<void> }[] = [];
+afterAll(() => Promise.all(targets.map((t) => t.cleanup())));
+
+/** "checkpoint.json (0 bytes" for each file the picture drew, as the story lists it. */
+const listed = (files: { name: string; bytes: number }[]) => files.map((f) => `${f.name} (${f.bytes} byte${f.bytes === 1 ? "" : "s"}`);
+
+describe("pictures of failures in a grade", () => {
+  test.each([
+    { fixture: "phase1/write-in-place", check: "phase1.crash-safety", how: "killed", after: "On disk after the crash: " },
+    { fixture: "power-loss/no-fsync", check: "power-loss.never-torn", how: "power cut", after: "On disk after the power cut: " },
+  ])("$fixture, $check: the picture's last call before the crash and its files are those of the story, and the scoreboard draws it above the story", async ({ fixture, check, how, after }) => {
+    const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));
+    targets.push(target);
+    const run = await grade(target.path, ["--only", check]);
+    const failed = checkOf(run.report, check)!;
+    expect(failed.status).toBe("failed");
+    const picture = failed.picture!;
+    expect(picture.cut.how).toBe(how);
+    const story = failed.message!.replace(/\s+/g, " ");
+    // The story is told as "killed right after <call>(<file>) ..." or "... right after it returned".
+    const before = picture.ops[picture.cut.afterOps - 1]!.what.split(": ")[0]!;
+    if (picture.cut.afterOps < picture.ops.length) expect(story).toContain(`right after ${before}`);
+    else expect(story).toContain("right after it returned");
+    const listing = story.slice(story.indexOf(after) + after.length);
+    for (const file of listed(picture.after)) expect(listing).toContain(file);
+    expect(listing.split(/\), /).length).toBe(Math.max(1, picture.after.length));
+    const board = run.stdout;
+    const drawnAt = board.indexOf(`Calls of ${picture.call}`);
+    expect(drawnAt).toBeGreaterThan(board.indexOf(check));
+    expect(drawnAt).toBeLessThan(board.indexOf(after.trim()));
+    expect(board.slice(drawnAt)).toContain("✂");
+  });
+});
