@@ -3,6 +3,8 @@
 import pc from "picocolors";
 import type { CheckMeta } from "../grading/verdict.js";
 import { commandLines, hanging } from "./layout.js";
+import type { Picture } from "./picture.js";
+import { pictureLines } from "./picture-lines.js";
 
 /** The outcome of a replay, in the student's terms, and the exit status it ends with. */
 export interface ReplayOutcome {
@@ -14,6 +16,8 @@ export interface ReplayOutcome {
   kind: "still-fails" | "passes" | "does-not-fit" | "no-cases" | "error";
   /** The failure's story, or why the case could not be replayed. */
   text?: string;
+  /** The failure's picture, drawn above its story, when its check draws one. */
+  picture?: Picture;
   exitCode: 0 | 1 | 2;
 }
 
@@ -25,7 +29,7 @@ export function replayOutcome(verdicts: CheckMeta[], replay: { checkId: string; 
   if (!meta) return { ...base, kind: "error", text: `the grader ran no check ${checkId}`, exitCode: 2 };
   if (meta.status === "error") return meta.replayed ? { ...base, kind: "does-not-fit", exitCode: 2 } : { ...base, kind: "error", text: scrub(meta.message ?? ""), exitCode: 2 };
   if (!meta.replayed) return { ...base, kind: "no-cases", exitCode: 2 };
-  if (meta.status === "failed") return { ...base, kind: "still-fails", text: scrub(meta.message ?? ""), exitCode: 1 };
+  if (meta.status === "failed") return { ...base, kind: "still-fails", text: scrub(meta.message ?? ""), ...(meta.picture ? { picture: meta.picture } : {}), exitCode: 1 };
   return { ...base, kind: "passes", exitCode: 0 };
 }
 
@@ -38,7 +42,7 @@ export function renderReplay(o: ReplayOutcome, opts: { color: boolean; width: nu
   const lines = ((): string[] => {
     switch (o.kind) {
       case "still-fails":
-        return [...text(c.bold(`${what}: it still fails.`)), ...(o.text ?? "").split("\n").flatMap((l) => text(l, 2))];
+        return [...text(c.bold(`${what}: it still fails.`)), ...(o.picture ? pictureLines(o.picture, { width: opts.width, indent: 2, c }) : []), ...(o.text ?? "").split("\n").flatMap((l) => text(l, 2))];
       case "passes":
         return [...text(c.bold(`${what}: this case passes now.`)), ...text("Other cases may still fail: grade the check with"), ...command];
       case "does-not-fit":

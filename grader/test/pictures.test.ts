@@ -38,4 +38,18 @@ describe("pictures of failures in a grade", () => {
     expect(drawnAt).toBeLessThan(board.indexOf(after.trim()));
     expect(board.slice(drawnAt)).toContain("✂");
   });
+
+  test("a replay of a drawn failure draws it again above its story", async () => {
+    const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase1/write-in-place"));
+    targets.push(target);
+    const first = await grade(target.path, ["--only", "phase1.crash-safety"]);
+    const { picture, replay } = checkOf(first.report, "phase1.crash-safety")!;
+    const args = replay!.replace(/^npm run grade -- --target \S+ /, "").split(" ");
+    const replayed = await grade(target.path, args);
+    expect(replayed.exitCode).toBe(1);
+    const drawnAt = replayed.stdout.indexOf(`Calls of ${picture!.call}:`);
+    expect(drawnAt).toBeGreaterThan(replayed.stdout.indexOf("it still fails"));
+    expect(drawnAt).toBeLessThan(replayed.stdout.indexOf("On disk after the crash"));
+    expect(replayed.stdout.slice(drawnAt)).toContain("✂ killed here");
+  });
 });
