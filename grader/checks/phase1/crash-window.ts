@@ -63,5 +63,10 @@ export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: {
 
 /** The picture of a crash at `cut` in the window `w`, checked against the listing `disk` of what it left. */
 export function windowPicture(w: CrashWindow, cut: Cut, disk: DiskEntry[]): Picture | null {
-  return crashPicture({ trace: w.trace, cut, windowStart: w.start, call: w.call, checkpoint: "@/work/checkpoint.json", disk });
+  try {
+    return crashPicture({ trace: w.trace, cut, windowStart: w.start, call: w.call, checkpoint: "@/work/checkpoint.json", disk });
+  } catch {
+    // The story is the verdict; a picture the model cannot draw is left out, never the failure's cause.
+    return null;
+  }
 }
