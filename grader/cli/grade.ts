@@ -6,6 +6,7 @@ import path from "node:path";
 import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js";
 import { REPO_ROOT } from "../paths.js";
 import { formatOf } from "../report/formats/index.js";
+import { renderHtmlReport } from "../report/html/render.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
@@ -23,6 +24,9 @@ import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 
 /** Where the last report is always written, besides any --json file. */
 export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
+
+/** The last report as a page to open in a browser, written beside LAST_REPORT on every grade. */
+export const LAST_HTML = path.join(REPO_ROOT, ".grade", "report.html");
 
 async function main(): Promise<number> {
   let args: GradeArgs;
@@ -50,7 +54,7 @@ async function main(): Promise<number> {
     return watchAndGrade(targetDir, process.argv.slice(2).filter((a) => a !== "--watch"));
   }
   // A report left by an earlier grade must not pass for this one if this one cannot finish.
-  for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
+  for (const file of [LAST_REPORT, LAST_HTML, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   const tmpBase = otherFileSystem(work);
@@ -100,6 +104,7 @@ async function main(): Promise<number> {
     const report = scrubReport(graded, scrubbed);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
     for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
+    writeReport(LAST_HTML, renderHtmlReport(report));
     writeOutputs(report, args.outputs, args.only);
     const color = wantsColor(process.stdout, process.env);
     if (args.replay) {
@@ -109,6 +114,8 @@ async function main(): Promise<number> {
       return replayed.exitCode;
     }
     console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout) }));
+    // The last line, when there is a failure to look at: where each one is drawn.
+    if (report.deliverables.some((d) => d.checks.some((c) => c.status === "failed" || c.status === "error"))) console.log(`See each crash: ${path.relative(process.cwd(), LAST_HTML)}`);
     return exitCode(report, args.only);
   } finally {
     removeScratch();

@@ -2,11 +2,12 @@
 import { classroom50Format } from "./classroom50.js";
 import type { ReportFormat } from "./format.js";
 import { gradescopeFormat } from "./gradescope.js";
+import { htmlFormat } from "./html.js";
 import { junitFormat } from "./junit.js";
 import { markdownFormat } from "./markdown.js";
 import { runnerResultFormat } from "./runner-result.js";
 
-export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat, classroom50Format, gradescopeFormat];
+export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat, classroom50Format, gradescopeFormat, htmlFormat];
 
 /** The format a flag asks for, or undefined. */
 export function formatOf(flag: string): ReportFormat | undefined {

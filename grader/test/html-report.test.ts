@@ -1,0 +1,283 @@
+// The HTML report (.grade/report.html, --html) in a real browser: Debian's chromium-headless-shell
+// driven by playwright-core. A grade of the starter and of a buggy fixture each write a page that
+// loads from disk with no console error and no request but its own file; each failure's story and
+// replay command are on it, and Copy copies exactly that command; Tab reaches every check; a
+// picture's SVG draws every call, the crash and every file; a story's HTML is shown as text and
+// runs nothing. Screenshots (light and dark, desktop and 360 px) go to .grade/screenshots/.
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { renderHtmlReport } from "../report/html/render.js";
+import { HOLDS_LABEL, pictureWords } from "../report/html/picture-words.js";
+import type { CallsPicture } from "../report/picture.js";
+import type { CheckReport, Report } from "../report/report.js";
+import { composeTarget, grade, type GradeRun } from "./support/grade.js";
+
+/** Where a headless Chromium may be: $CHROMIUM_PATH, Debian's chromium-headless-shell, then a full Chromium or Chrome (GitHub's Ubuntu runners have Chrome). */
+const BROWSERS = [process.env.CHROMIUM_PATH, "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/google-chrome"];
+const SCREENSHOTS = path.join(REPO_ROOT, ".grade", "screenshots");
+const SEE_EACH_CRASH = "See each crash: .grade/report.html";
+
+/** The first headless Chromium found; throws one line saying how to install one (CI's .ci/run does). */
+function browserPath(): string {
+  const found = BROWSERS.find((p): p is string => !!p && fs.existsSync(p));
+  if (!found) throw new Error("No headless Chromium for the HTML report's tests: install it with `apt-get install -y chromium-headless-shell` (Debian; .ci/run does), or set CHROMIUM_PATH");
+  return found;
+}
+
+/** A page of `html` opened from disk, with every request, console error and uncaught error it made. */
+interface Opened {
+  page: Page;
+  context: BrowserContext;
+  url: string;
+  requests: string[];
+  errors: string[];
+  dialogs: string[];
+}
+
+let browser: Browser;
+let tmp: { path: string; cleanup: () => Promise<void> };
+/** The reference with phase1/write-in-place's checkpoint.ts: it fails crash-safety, and passes phase1.absent. */
+let target: { path: string; cleanup: () => Promise<void> };
+const pages: Record<"starter" | "fixture", { run: GradeRun; html: string; file: string }> = {} as never;
+
+async function open(file: string, opts: { width?: number; dark?: boolean; noClipboard?: boolean } = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, colorScheme: opts.dark ? "dark" : "light" });
+  const page = await context.newPage();
+  const url = pathToFileURL(file).href;
+  const opened: Opened = { page, context, url, requests: [], errors: [], dialogs: [] };
+  page.on("request", (r) => opened.requests.push(r.url()));
+  page.on("console", (m) => void (m.type() === "error" && opened.errors.push(m.text())));
+  page.on("pageerror", (e) => opened.errors.push(String(e)));
+  page.on("dialog", (d) => void (opened.dialogs.push(d.message()), d.dismiss()));
+  if (opts.noClipboard) await page.addInitScript("Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });");
+  await page.goto(url, { waitUntil: "load" });
+  return opened;
+}
+
+/** Every check of a report that failed or could not run. */
+function failures(report: Pick<Report, "deliverables">): CheckReport[] {
+  return report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed" || c.status === "error");
+}
+
+/** Saves a full-page screenshot of `file` in each colour scheme, on a desktop and at 360 px; says whether any page was wider than 360 px there. */
+async function screenshots(name: string, file: string): Promise<string[]> {
+  const overflowing: string[] = [];
+  for (const dark of [false, true])
+    for (const width of [1280, 360]) {
+      const { page, context } = await open(file, { width, dark });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`), fullPage: true });
+      const scrollWidth = (await page.evaluate("document.documentElement.scrollWidth")) as number;
+      if (scrollWidth > width) overflowing.push(`${name} ${dark ? "dark" : "light"} at ${width}px: ${scrollWidth}px wide`);
+      await context.close();
+    }
+  return overflowing;
+}
+
+beforeAll(async () => {
+  browser = await chromium.launch({ executablePath: browserPath() });
+  tmp = await dir({ unsafeCleanup: true, prefix: "html-report-" });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase1/write-in-place"));
+  for (const [name, args, where] of [["starter", [], null], ["fixture", ["--only", "phase1"], target.path]] as const) {
+    const file = path.join(tmp.path, `${name}.html`);
+    const run = await grade(where, [...args, "--html", file]);
+    pages[name] = { run, file, html: fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "" };
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([tmp?.cleanup(), target?.cleanup()]);
+});
+
+describe("the HTML report of a grade", () => {
+  test("a grade of the starter and of a buggy fixture (--only phase1) write .html files that load with no console error and no network request, and the terminal's last line points to the page", async () => {
+    for (const name of ["starter", "fixture"] as const) {
+      const { run, file, html } = pages[name];
+      expect(run.exitCode, run.stderr).toBe(1);
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(run.stdout.trimEnd().split("\n").at(-1)).toBe(SEE_EACH_CRASH);
+      const opened = await open(file);
+      expect(opened.requests).toEqual([opened.url]);
+      expect(opened.errors).toEqual([]);
+      expect(await opened.page.locator("details[data-check]").count()).toBe(run.report!.deliverables.flatMap((d) => d.checks).length);
+      await opened.context.close();
+    }
+  });
+
+  test("the terminal says nothing of the page when every check passed, nor for --replay", async () => {
+    const passed = await grade(target.path, ["--only", "phase1.absent"]);
+    expect(passed.exitCode, passed.stdout).toBe(0);
+    expect(passed.stdout).not.toContain("See each crash");
+    const failure = failures(pages.fixture.run.report!).find((c) => c.id === "phase1.crash-safety")!;
+    const replay = failure.replay!.split(" ");
+    const replayed = await grade(target.path, ["--only", failure.id, "--seed", replay[replay.indexOf("--seed") + 1]!, "--replay", replay[replay.indexOf("--replay") + 1]!]);
+    expect(replayed.exitCode, replayed.stdout).toBe(1);
+    expect(replayed.stdout).toContain("it still fails");
+    expect(replayed.stdout).not.toContain("See each crash");
+  });
+
+  test("every failed check of the JSON report has its story and its replay command in the page, and Copy copies exactly the replay command", async () => {
+    for (const name of ["starter", "fixture"] as const) {
+      const { run, file } = pages[name];
+      const failed = failures(run.report!);
+      expect(failed.length).toBeGreaterThan(0);
+      const { page, context } = await open(file);
+      for (const c of failed) {
+        const check = page.locator(`details[data-check="${c.id}"]`);
+        expect(await check.locator("pre.story").textContent(), c.id).toBe(c.message);
+        if (c.replay) expect(await check.locator("code.command").textContent(), c.id).toBe(c.replay);
+        if (c.picture) expect(await check.locator("svg[role=img]").count(), c.id).toBe(1);
+      }
+      await context.close();
+    }
+    // Copy, once through the clipboard (permission granted) and once where there is none (the command is selected).
+    const { run, file } = pages.fixture;
+    const replayed = failures(run.report!).find((c) => c.replay)!;
+    const clipboard = await open(file);
+    await clipboard.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await clipboard.page.locator(`details[data-check="${replayed.id}"] button.copy`).click();
+    await expect.poll(() => clipboard.page.locator(`details[data-check="${replayed.id}"] button.copy`).getAttribute("data-copied")).toBe("clipboard");
+    expect(await clipboard.page.evaluate("navigator.clipboard.readText()")).toBe(replayed.replay);
+    await clipboard.context.close();
+    const fallback = await open(file, { noClipboard: true });
+    await fallback.page.locator(`details[data-check="${replayed.id}"] button.copy`).click();
+    expect(await fallback.page.locator(`details[data-check="${replayed.id}"] button.copy`).getAttribute("data-copied")).toBe("selection");
+    expect(await fallback.page.evaluate("window.getSelection().toString()")).toBe(replayed.replay);
+    expect(fallback.errors).toEqual([]);
+    await fallback.context.close();
+  });
+
+  test("pressing Tab reaches every check, each with a visible focus ring", async () => {
+    for (const name of ["starter", "fixture"] as const) {
+      const { run, file } = pages[name];
+      const ids = run.report!.deliverables.flatMap((d) => d.checks.map((c) => c.id));
+      const { page, context } = await open(file);
+      const reached = new Set<string>();
+      const focusables = (await page.evaluate("document.querySelectorAll('a[href], button, summary').length")) as number;
+      for (let i = 0; i < focusables + 2 && reached.size < ids.length; i++) {
+        await page.keyboard.press("Tab");
+        const focused = (await page.evaluate(
+          "(() => { const e = document.activeElement; const c = e && e.closest('[data-check]'); return c && e.tagName === 'SUMMARY' ? { id: c.getAttribute('data-check'), outline: getComputedStyle(e).outlineStyle } : null; })()",
+        )) as { id: string; outline: string } | null;
+        if (focused) {
+          expect(focused.outline, focused.id).toBe("solid");
+          reached.add(focused.id);
+        }
+      }
+      expect([...reached].sort(), name).toEqual([...ids].sort());
+      await context.close();
+    }
+  });
+});
+
+/** A crash inside a write: 4 of its 10 bytes reached the file. */
+const PICTURE: CallsPicture = {
+  kind: "calls",
+  call: 'atomicCheckpoint(path, {"step":2})',
+  ops: [
+    { what: 'openSync(".checkpoint.json.*.tmp")' },
+    { what: 'writeSync(".checkpoint.json.*.tmp")', bytes: 10 },
+    { what: 'fsyncSync(".checkpoint.json.*.tmp")' },
+    { what: 'renameSync(".checkpoint.json.*.tmp", "checkpoint.json")' },
+  ],
+  cut: { afterOps: 1, written: 4, how: "killed" },
+  after: [
+    { name: "checkpoint.json", bytes: 10, holds: "old" },
+    { name: ".checkpoint.json.*.tmp", bytes: 4, holds: "torn" },
+  ],
+};
+
+/** A power cut between two calls, leaving every kind of file. */
+const POWER: CallsPicture = {
+  kind: "calls",
+  call: 'atomicCheckpoint(path, {"kind":"large","items":[{"step":0,"note":"a long state that wraps"}]})',
+  ops: [{ what: 'writeFileSync("checkpoint.json"): open' }, { what: 'writeFileSync("checkpoint.json")', bytes: 103618 }, { what: 'writeFileSync("checkpoint.json"): close' }],
+  cut: { afterOps: 2, how: "power cut" },
+  after: [
+    { name: "checkpoint.json", bytes: 0, holds: "empty" },
+    { name: "checkpoint.json.bak", bytes: 12, holds: "new" },
+    { name: "$TMPDIR/a-very-long-folder-name-that-goes-on-and-on/checkpoint.json.tmp", bytes: 7, holds: "other" },
+  ],
+};
+
+const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)"> and "quotes" & 'apostrophes'\n  second line, indented`;
+
+const SYNTHETIC: Report = {
+  schemaVersion: 3, target: "../a <b> target", seed: 7, score: 0, maxScore: 12, bonus: 0, maxBonus: 10,
+  deliverables: [
+    { id: "phase1", title: "Phase 1: <i>atomic</i> checkpoint", kind: "core", status: "graded", points: 0, maxPoints: 12, checks: [
+      { id: "phase1.crash-safety", title: "crash at any point", status: "failed", points: 0, maxPoints: 12, crashStates: 3, picture: PICTURE,
+        message: 'With the old checkpoint {"step":1} on disk, atomicCheckpoint(path, {"step":2}) was killed in the middle of writeSync: 4 of 10 bytes.\nOn restart, loadCheckpoint threw.',
+        replay: "npm run grade -- --only phase1.crash-safety --seed 7 --replay 1:2" },
+    ] },
+    { id: "power-loss", title: "power loss", kind: "bonus", status: "graded", points: 0, maxPoints: 10, checks: [
+      { id: "power-loss.never-torn", title: "never torn", status: "failed", points: 0, maxPoints: 6, crashStates: 1, picture: POWER, message: HOSTILE, replay: `npm run grade -- --only power-loss.never-torn --replay '<b>&amp;'` },
+      { id: "power-loss.durable", title: `"><script>alert(3)</script>`, status: "blocked", points: 0, maxPoints: 4, crashStates: 0, message: "Scored only once power-loss.never-torn passes; fix that first." },
+    ] },
+  ],
+  stats: { crashStates: 4, durationMs: 1 },
+};
+
+describe("the HTML report of a report built here", () => {
+  const file = () => path.join(tmp.path, "synthetic.html");
+
+  test("a picture of kind \"calls\": the SVG has one element per op, the marker's data-after-ops and data-written are the cut, each file is drawn with its label, and its text alternative says the same", async () => {
+    fs.writeFileSync(file(), renderHtmlReport(SYNTHETIC));
+    const { page, context, errors, requests, url } = await open(file());
+    for (const [id, picture] of [["phase1.crash-safety", PICTURE], ["power-loss.never-torn", POWER]] as const) {
+      const svg = page.locator(`details[data-check="${id}"] svg`);
+      expect(await svg.count()).toBe(1);
+      expect(await svg.getAttribute("role")).toBe("img");
+      expect(await svg.getAttribute("aria-label")).toBe(pictureWords(picture));
+      expect(await svg.locator("title").textContent()).toBe(pictureWords(picture));
+      expect(await svg.locator("[data-op-index]").evaluateAll((es) => es.map((e) => Number(e.getAttribute("data-op-index"))))).toEqual(picture.ops.map((_, i) => i));
+      const cut = svg.locator("[data-cut]");
+      expect(await cut.count()).toBe(1);
+      expect(await cut.getAttribute("data-after-ops")).toBe(String(picture.cut.afterOps));
+      expect(await cut.getAttribute("data-written")).toBe(picture.cut.written === undefined ? null : String(picture.cut.written));
+      for (const f of picture.after) {
+        const drawn = svg.locator(`[data-file="${f.name}"]`);
+        expect(await drawn.count(), f.name).toBe(1);
+        expect(await drawn.getAttribute("data-holds")).toBe(f.holds);
+        expect(await drawn.locator(".badge-label").textContent()).toBe(HOLDS_LABEL[f.holds]);
+        expect((await drawn.textContent())!.replace(/\s+/g, "")).toContain(`${f.bytes.toLocaleString("en-US")}byte`);
+      }
+    }
+    // The write's bar: 4 of its 10 bytes, as a share of the bar.
+    const widths = await page.locator('details[data-check="phase1.crash-safety"] [data-cut] rect').evaluateAll((es) => es.map((e) => Number(e.getAttribute("width"))));
+    expect(widths[1]! / widths[0]!).toBeCloseTo(0.4, 2);
+    expect(await page.locator("text=4 of 10 bytes").count()).toBeGreaterThan(0);
+    expect([errors, requests]).toEqual([[], [url]]);
+    await context.close();
+  });
+
+  test("a story holding <script>alert(1)</script> shows as text and runs nothing; titles, ids, the target and commands are escaped too", async () => {
+    fs.writeFileSync(file(), renderHtmlReport(SYNTHETIC));
+    const { page, context, errors, dialogs } = await open(file());
+    const story = page.locator('details[data-check="power-loss.never-torn"] pre.story');
+    expect(await story.textContent()).toBe(HOSTILE);
+    expect(await story.locator("*").count()).toBe(0);
+    expect(await page.locator("script").count()).toBe(1);
+    expect(await page.locator("img, i").count()).toBe(0);
+    expect(await page.locator('details[data-check="power-loss.never-torn"] code.command').textContent()).toBe(SYNTHETIC.deliverables[1]!.checks[0]!.replay);
+    expect(await page.locator('details[data-check="power-loss.durable"] .title').textContent()).toBe(`"><script>alert(3)</script>`);
+    expect(await page.locator("h2").first().textContent()).toBe("Phase 1: <i>atomic</i> checkpoint");
+    expect(await page.locator(".meta code").textContent()).toBe("../a <b> target");
+    await page.waitForTimeout(200);
+    expect([dialogs, errors]).toEqual([[], []]);
+    await context.close();
+  });
+
+  test("screenshots of each page, light and dark, at 1280 and 360 px, go to .grade/screenshots/, and no page is wider than 360 px there", async () => {
+    fs.writeFileSync(file(), renderHtmlReport(SYNTHETIC));
+    const overflowing = [...(await screenshots("synthetic", file())), ...(await screenshots("fixture", pages.fixture.file)), ...(await screenshots("starter", pages.starter.file))];
+    expect(overflowing).toEqual([]);
+    expect(fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith(".png")).length).toBeGreaterThanOrEqual(12);
+  });
+});
