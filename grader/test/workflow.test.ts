@@ -102,7 +102,9 @@ function expectReporterMatchesReport(run: ClassroomRun): { reporter: ReporterOut
   expect(grade).toContain(`## Checkpoint lab: ${report!.score}/${report!.maxScore}, bonus ${report!.bonus}/${report!.maxBonus}`);
   expect(run.job.summary.slice(0, grade.length)).toBe(grade);
   expect(run.job.summary).toMatch(/annotation counts the core deliverables only/);
-  expect(run.uploaded).toEqual([".grade/report.json", ".grade/junit.xml"]);
+  expect(run.uploaded).toEqual([".grade/report.json", ".grade/report.html", ".grade/junit.xml"]);
+  // The page is named in the summary, as the grade wrote it.
+  expect(run.job.summary).toContain("download this run's `grade-report` artifact and open `report.html` in a browser");
   // Each result reaches the reporter as one environment variable, which Linux caps at 128 KiB.
   for (const id of coreDeliverables()) expect(ranStep(run, id).outputs.result?.length).toBeLessThan(128 * 1024);
   return { reporter: reporter!, report: report! };
