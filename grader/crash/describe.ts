@@ -1,5 +1,5 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
-import { isCommandOp } from "./commands.js";
+import { COMMAND_PREFIX, isCommandOp } from "./commands.js";
 import { describeCommandCut } from "./describe-command.js";
 import type { Cut, DiskEntry, FsOp, Trace } from "./model.js";
 import { normaliseName } from "./names.js";
@@ -75,6 +75,8 @@ function describeOp(trace: Trace, index: number): string {
  */
 export function opLabel(trace: Trace, index: number): string {
   const op = trace.entries[index] as FsOp;
+  // What a program the target ran did, as the command it ran: "`cp a b`: open \"b\"".
+  if (isCommandOp(op)) return `\`${op.api.slice(COMMAND_PREFIX.length)}\`: ${callLabel(trace, index, { ...op, api: op.kind === "attr" ? attrWord(op.call) : op.kind } as FsOp).replace(/^(\w+)\((.*)\)$/, "$1 $2")}`;
   const label = callLabel(trace, index, op);
   return op.api.toLowerCase().startsWith(op.kind) ? label : `${label}: ${op.kind === "attr" ? attrWord(op.call) : op.kind}`;
 }

@@ -9,6 +9,7 @@ import { crashCuts } from "../../crash/cuts.js";
 import { POWER_POLICIES } from "../../crash/power-loss.js";
 import type { Cut, FsOp, Trace } from "../../crash/model.js";
 import { normaliseName } from "../../crash/names.js";
+import { opLabel } from "../../crash/describe.js";
 import { replay } from "../../crash/replay.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import type { CallsPicture } from "../../report/picture.js";
@@ -121,6 +122,13 @@ describe("the picture of a crash inside a call", () => {
     const { picture } = drawn(trace, start, { at: start + 2 });
     expect(picture!.ops.map((o) => o.what)).toEqual(['writeFileSync("checkpoint.json"): open', 'writeFileSync("checkpoint.json")', 'writeFileSync("checkpoint.json"): close']);
     expect((trace.entries[start + 2] as FsOp).kind).toBe("write");
+  });
+});
+
+describe("a call's label", () => {
+  test("what a program the target ran did is labelled with its command line, then the part it did and the files", () => {
+    const trace: Trace = { truncated: false, entries: [{ kind: "mark", label: "exec:cp a b" }, { kind: "open", path: "@/work/b", flags: "w", fd: 7, api: "exec:cp a b" }, { kind: "write", fd: 7, bytes: new Uint8Array(3), position: null, api: "exec:cp a b" }, { kind: "rename", from: "@/work/a", to: "@/work/b", api: "exec:mv a b" }] };
+    expect([1, 2, 3].map((i) => opLabel(trace, i))).toEqual(['`cp a b`: open "b"', '`cp a b`: write "b"', '`mv a b`: rename "a", "b"']);
   });
 });
 
