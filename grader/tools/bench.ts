@@ -6,7 +6,8 @@
 //       killed at that point, and another one to load what it left;
 // then how the engine's cost grows with the number of steps and with the size of the state,
 // what the concurrency checks cost (orders of two writers, calls let through per second), and what
-// the disk-fault checks cost (fault states per second, each a run of its own).
+// the disk-fault checks cost (fault states per second, each a run of its own), and what the HTML
+// page each grade writes costs beside the grade.
 //   npm run bench -- --json bench.json --runs 3
 import { execa } from "execa";
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import { naiveBaseline } from "./bench/baseline.js";
 import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
+import { htmlCost } from "./bench/html.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 
 const KiB = 1024;
@@ -52,6 +54,13 @@ async function main(): Promise<void> {
   }
   const grades = byUser[modes[0]!.name]!;
   line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
+  // The page every grade writes: the solution's (every check passed) and the starter's (every check failed).
+  const starterJson = path.join(work, "starter.json");
+  await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "starter", "--json", starterJson, "--no-cache"], { cwd: REPO_ROOT, reject: false });
+  const html = Object.fromEntries(
+    [["solution", path.join(work, "report.json")], ["starter", starterJson]].map(([name, file]) => [name!, htmlCost(JSON.parse(fs.readFileSync(file!, "utf8")) as Report, Math.max(5, runs))]),
+  );
+  for (const [name, cost] of Object.entries(html)) line(`    HTML page, ${name}`, `${fmt(median(cost.ms), 1)} ms (${fmt((median(cost.ms) / 1000 / median(grades)) * 100, 2)}% of the grade), ${fmt(cost.bytes / 1024, 1)} KiB`, cost.ms);
   console.log("    each deliverable's wall time in it (they run side by side, so these add up to more):");
   for (const [id, seconds] of Object.entries(byDeliverable)) line(`      ${id}`, `${fmt(median(seconds), 1)} s`, seconds);
   // The student's loop: the verdict cache, warm, beside the cold grade just measured.
@@ -105,7 +114,7 @@ async function main(): Promise<void> {
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults };
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, html: Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])) };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();
