@@ -5,7 +5,9 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { CheckReport } from "../report/report.js";
+import pc from "picocolors";
 import stringWidth from "string-width";
+import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
 import { checkOf, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, prose, type GradeRun } from "./support/grade.js";
 
@@ -74,7 +76,9 @@ async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: 
   const again = await grade(null, args);
   expect(again.exitCode, again.stdout + again.stderr).toBe(1);
   // Compared without white space: a word longer than a line (a long JSON value) is broken inside itself.
-  if (replay) expect(unspaced(again.stdout)).toBe(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${check.message!}`));
+  // A replay draws the failure's picture, as the grade drew it (piped: 80 columns, no colour), above the story.
+  const picture = check.picture ? pictureLines(check.picture, { width: 80, indent: 2, c: pc.createColors(false) }).join("\n") : "";
+  if (replay) expect(unspaced(again.stdout)).toBe(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${picture} ${check.message!}`));
   else expect(checkOf(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
   for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
   const fixed = await grade(null, args);

@@ -4,6 +4,8 @@ import { describe, expect, test } from "vitest";
 import fs from "node:fs";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { checkOf, comparable, composeTarget, grade, notPassed, prose } from "./support/grade.js";
+import pc from "picocolors";
+import { pictureLines } from "../report/picture-lines.js";
 
 const FIXTURE = path.join("grader/fixtures/phase1/write-in-place");
 
@@ -48,7 +50,10 @@ describe("reproducibility", () => {
       const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
       const replayed = await grade(null, args);
       expect(replayed.exitCode).toBe(1);
-      expect(prose(replayed.stdout)).toBe(prose(`Replayed one case of phase1.crash-safety (--replay ${args.at(-1)}): it still fails. ${check.message!}`));
+      // The failure's picture first (piped: 80 columns, no colour), as the grade drew it, then its story.
+      const picture = check.picture ? pictureLines(check.picture, { width: 80, indent: 2, c: pc.createColors(false) }).join("\n") : "";
+      expect(check.picture).toBeDefined();
+      expect(prose(replayed.stdout)).toBe(prose(`Replayed one case of phase1.crash-safety (--replay ${args.at(-1)}): it still fails. ${picture} ${check.message!}`));
       expect(replayed.report!.partial?.replay).toBe(args.at(-1));
       fs.copyFileSync(path.join(SOLUTION_DIR, "checkpoint.ts"), path.join(target.path, "checkpoint.ts"));
       const fixed = await grade(null, args);
