@@ -122,17 +122,21 @@ export class CheckContext {
     return checkCommand(this.config, this.checkId, fastCheckPath);
   }
 
-  /** The picture of the story being told now, drawn where the story is told; a new case forgets it. */
-  private picture: Picture | undefined;
+  /** How to draw the picture of the story being told now, given where the story is told; a new case forgets it. */
+  private picture: (() => Picture | null) | undefined;
 
-  /** Draws the picture of the failure whose story is being told (null: this story has none). */
-  draw(picture: Picture | null): void {
-    this.picture = picture ?? undefined;
+  /**
+   * Says how to draw the picture of the failure whose story is being told. It is drawn only if
+   * that story becomes the verdict: the stories told while fast-check shrinks are not drawn.
+   */
+  draw(picture: () => Picture | null): void {
+    this.picture = picture;
   }
 
   /** A failure with its story, the command that replays it, and the picture drawn with the story, if any. */
   failed(message: string, fastCheckPath?: string): Verdict {
-    return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(this.picture ? { picture: this.picture } : {}) };
+    const picture = this.picture?.();
+    return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(picture ? { picture } : {}) };
   }
 
   passed(note?: string): Verdict {

@@ -55,9 +55,9 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
  * Tells the story of one crash state: where the crash landed and what was on disk after it; with
  * `draw`, also draws its picture (the calls, the crash among them, the files it left).
  */
-export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: Picture | null) => void } = {}): Promise<string> {
+export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
-  opts.draw?.(windowPicture(w, cut, state.disk!));
+  opts.draw?.(() => windowPicture(w, cut, state.disk!));
   return `${w.setting} ${describeCut(w.trace, cut, w.start, "atomicCheckpoint")}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
 }
 

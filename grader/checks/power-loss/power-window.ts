@@ -49,9 +49,9 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
 }
 
 /** The story of a power cut at `cut` in the window `w`, ending with what the load did (`problem`). */
-export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string, opts: { draw?: (picture: Picture | null) => void } = {}): Promise<string> {
+export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
-  opts.draw?.(windowPicture(w, cut, state.disk!));
+  opts.draw?.(() => windowPicture(w, cut, state.disk!));
   const where = cut.at >= end
     ? "called, and the power failed right after it returned"
     : describeCut(w.trace, cut, w.start, "atomicCheckpoint").replace(/^killed/, "interrupted by a power cut");
