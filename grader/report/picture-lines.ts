@@ -5,7 +5,7 @@
 // colour: every mark is a word or a sign as well as a colour.
 import type pc from "picocolors";
 import stringWidth from "string-width";
-import type { CallsPicture, PictureFile } from "./picture.js";
+import { opNumbers, type CallsPicture, type PictureFile } from "./picture.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -24,8 +24,8 @@ export function pictureLines(picture: CallsPicture, opts: { width: number; inden
   const fit = (text: string) => pad + cut(text, width - indent);
   const { ops } = picture;
   const { afterOps, written, how } = picture.cut;
-  const numbers = numbered(ops);
-  const numberWidth = String(Math.max(1, ...numbers.filter((n): n is number => n !== null))).length;
+  const numbers = opNumbers(picture);
+  const numberWidth = String(Math.max(1, ...numbers.filter((_, i) => !ops[i]!.skipped))).length;
   const blank = " ".repeat(numberWidth);
   const row = (i: number) => {
     const op = ops[i]!;
@@ -61,12 +61,6 @@ function filesLines(picture: CallsPicture, { width, indent }: { width: number; i
   const shown = files.length > FILES ? files.slice(0, FILES - 1) : files;
   const rest = files.length - shown.length;
   return [pad + head, ...shown.map((f) => pad + cut(`  ${f}`, width - indent)), ...(rest ? [pad + cut(`  … ${rest} more files`, width - indent)] : [])];
-}
-
-/** Each entry's number among the calls (a gap counts the calls it stands for); null for a gap. */
-function numbered(ops: CallsPicture["ops"]): (number | null)[] {
-  let n = 0;
-  return ops.map((op) => (op.skipped ? ((n += op.skipped), null) : ++n));
 }
 
 function countCalls(ops: CallsPicture["ops"]): number {

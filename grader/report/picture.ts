@@ -1,6 +1,7 @@
 // What a failure looked like, as data a picture is drawn from: the terminal draws it as a few
-// lines above the story (report/pictures/terminal.ts), the HTML report as inline SVG. It says
+// lines above the story (picture-lines.ts), the HTML report as inline SVG (html/picture-svg.ts). It says
 // nothing the story does not: each picture is made from the same record as its failure's story.
+// Both drawings number the calls with opNumbers.
 
 /** A failure's picture; one kind so far. */
 export type Picture = CallsPicture;
@@ -35,4 +36,14 @@ export interface PictureFile {
   bytes: number;
   /** The old state, the new state, a part of one (torn), nothing, or anything else. */
   holds: "old" | "new" | "torn" | "empty" | "other";
+}
+
+/** Each op's number among the call's file-system calls (1 for the first), counting the calls a gap before it stands for; a gap gets the number of its first call. */
+export function opNumbers(picture: Pick<CallsPicture, "ops">): number[] {
+  let next = 1;
+  return picture.ops.map((op) => {
+    const n = next;
+    next += op.skipped || 1;
+    return n;
+  });
 }

@@ -3,9 +3,9 @@
 // write with a bar of how many of its bytes reached the file; then the folder after the crash,
 // each file with its size and a label of what it holds. Colours come from the page's stylesheet
 // (light and dark), and every state has a second cue: a dashed outline, a word, a label.
-import type { CallsPicture, PictureFile } from "../picture.js";
+import { opNumbers, type CallsPicture, type PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
-import { HOLDS_LABEL, opNumbers, pictureWords, skippedOf } from "./picture-words.js";
+import { HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
 import { wrapText } from "./wrap.js";
 
 /** The drawing's width in px, and the width of a character of its 12 px monospace text. */

@@ -1,6 +1,6 @@
 // The words of a failure's picture: what the SVG shows, said as a sentence, for a screen reader
 // (the SVG's text alternative) and for anyone the drawing does not reach.
-import type { CallsPicture, PictureFile } from "../picture.js";
+import { opNumbers, type CallsPicture, type PictureFile } from "../picture.js";
 import { bytesWord } from "./escape.js";
 
 /** How the picture labels what a file holds: a word on the drawing, never colour alone. */
@@ -11,16 +11,6 @@ const HOLDS_WORDS: Record<PictureFile["holds"], string> = { old: "the old state"
 /** Calls a picture left out between two it shows ("12 more calls"), when the op is such a gap; else undefined. */
 export function skippedOf(op: CallsPicture["ops"][number]): number | undefined {
   return op.skipped !== undefined && op.skipped > 0 ? op.skipped : undefined;
-}
-
-/** Each op's number in the call (1 for its first file-system call), counting the calls a gap stands for. */
-export function opNumbers(picture: CallsPicture): number[] {
-  let next = 1;
-  return picture.ops.map((op) => {
-    const n = next;
-    next += skippedOf(op) ?? 1;
-    return n;
-  });
 }
 
 /** One op as the words name it: "2. writeSync(\"checkpoint.json\"), 10 bytes", or "(12 more calls)". */
