@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { FORMATS, formatOf } from "../report/formats/index.js";
 import { SCHEMA_VERSION, type Report } from "../report/report.js";
-import { loadRubric, type Rubric } from "../rubric.js";
+import { deliverablePoints, loadRubric, type Rubric } from "../rubric.js";
 import { readReport } from "../report/read-report.js";
 import { formatRows } from "./args.js";
 import { readWords, unknownOption, usageLines, valueOf, type Options } from "./command-line.js";
@@ -31,7 +31,7 @@ export function missingReport(rubric: Rubric, only: string[], why: string): Repo
       kind: d.kind,
       status: "graded" as const,
       points: 0,
-      maxPoints: d.checks.reduce((n, c) => n + c.points, 0),
+      maxPoints: deliverablePoints(d),
       checks: d.checks.map((c) => ({ id: c.id, title: c.title, status: "error" as const, points: 0, maxPoints: c.points, message: why, crashStates: 0 })),
     }));
   const total = (kind: string) => deliverables.filter((d) => d.kind === kind).reduce((n, d) => n + d.maxPoints, 0);

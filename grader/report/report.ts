@@ -1,6 +1,6 @@
 // The grade report: per deliverable and per check, points and the story of each lost point.
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
-import type { Rubric } from "../rubric.js";
+import { deliverablePoints, type Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
 import { notStartedDeliverables, type NotStarted } from "./not-started.js";
@@ -102,7 +102,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     const measured = (opts.measurements ?? []).filter((m) => m.deliverable === d.id).map((m) => m.report);
     const spans = opts.metas.filter((m) => m.deliverable === d.id).map((m) => m.span);
     const durationMs = spans.length === 0 ? 0 : Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]));
-    const partial = checks.length < d.checks.length ? { partial: { maxPoints: d.checks.reduce((n, c) => n + c.points, 0) } } : {};
+    const partial = checks.length < d.checks.length ? { partial: { maxPoints: deliverablePoints(d) } } : {};
     deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...partial, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
   for (const [id, why] of notStartedDeliverables(deliverables, opts.rubric)) deliverables.find((d) => d.id === id)!.notStarted = why;
