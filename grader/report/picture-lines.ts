@@ -5,7 +5,10 @@
 // colour: every mark is a word or a sign as well as a colour.
 import type pc from "picocolors";
 import stringWidth from "string-width";
-import { opNumbers, type CallsPicture, type PictureFile } from "./picture.js";
+import { diffLines } from "./picture-lines-diff.js";
+import { lanesLines } from "./picture-lines-lanes.js";
+import { runsLines } from "./picture-lines-runs.js";
+import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "./picture.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -17,8 +20,22 @@ const BAR = 10;
 
 const HOLDS: Record<PictureFile["holds"], string> = { old: "old state", new: "new state", torn: "part of a state", empty: "empty", other: "other bytes" };
 
-/** The picture's lines for a terminal `width` columns wide, indented by `indent`. */
-export function pictureLines(picture: CallsPicture, opts: { width: number; indent: number; c: Colors }): string[] {
+/** A failure's picture, of any kind, as lines for a terminal `width` columns wide, indented by `indent`. */
+export function pictureLines(picture: Picture, opts: { width: number; indent: number; c: Colors }): string[] {
+  switch (picture.kind) {
+    case "calls":
+      return callsLines(picture, opts);
+    case "runs":
+      return runsLines(picture, opts);
+    case "lanes":
+      return lanesLines(picture, opts);
+    case "diff":
+      return diffLines(picture, opts);
+  }
+}
+
+/** A "calls" picture's lines for a terminal `width` columns wide, indented by `indent`. */
+export function callsLines(picture: CallsPicture, opts: { width: number; indent: number; c: Colors }): string[] {
   const { width, indent, c } = opts;
   const pad = " ".repeat(indent);
   const fit = (text: string) => pad + cut(text, width - indent);
@@ -78,7 +95,7 @@ function bar(written: number, total: number): string {
 }
 
 /** `text` cut to `width` columns, with "…" where it was cut. */
-function cut(text: string, width: number): string {
+export function cut(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
   let out = "";
   for (const ch of text) {

@@ -1,10 +1,20 @@
 // What a failure looked like, as data a picture is drawn from: the terminal draws it as a few
 // lines above the story (picture-lines.ts), the HTML report as inline SVG (html/picture-svg.ts). It says
 // nothing the story does not: each picture is made from the same record as its failure's story.
-// Both drawings number the calls with opNumbers.
+// Both drawings number the calls with opNumbers. Each kind of picture is its own file: the
+// data here (picture-<kind>.ts), the terminal's drawing (picture-lines*.ts), the SVG (html/svg-*.ts).
+import type { DiffPicture } from "./picture-diff.js";
+import type { LanesPicture } from "./picture-lanes.js";
+import type { RunsPicture } from "./picture-runs.js";
 
-/** A failure's picture; one kind so far. */
-export type Picture = CallsPicture;
+export type { DiffPicture, LanesPicture, RunsPicture };
+
+/**
+ * A failure's picture: a call cut among its file-system calls (Phase 1, power loss), runs of a
+ * task killed at a step (Phase 2, Phase 3, stretch-git), writers and a reader in lanes
+ * (concurrency), or two histories side by side (stretch-diff).
+ */
+export type Picture = CallsPicture | RunsPicture | LanesPicture | DiffPicture;
 
 /**
  * One call of the target crashed among its file-system calls (phase1.crash-safety, stale-temp,

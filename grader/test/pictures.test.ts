@@ -23,6 +23,7 @@ describe("pictures of failures in a grade", () => {
     const failed = checkOf(run.report, check)!;
     expect(failed.status).toBe("failed");
     const picture = failed.picture!;
+    if (picture.kind !== "calls") throw new Error(`expected a picture of calls, got one of ${picture.kind}`);
     expect(picture.cut.how).toBe(how);
     const story = failed.message!.replace(/\s+/g, " ");
     // The story is told as "killed right after <call>(<file>) ..." or "... right after it returned".
@@ -44,10 +45,11 @@ describe("pictures of failures in a grade", () => {
     targets.push(target);
     const first = await grade(target.path, ["--only", "phase1.crash-safety"]);
     const { picture, replay } = checkOf(first.report, "phase1.crash-safety")!;
+    if (picture?.kind !== "calls") throw new Error(`expected a picture of calls, got ${picture?.kind ?? "none"}`);
     const args = replay!.replace(/^npm run grade -- --target \S+ /, "").split(" ");
     const replayed = await grade(target.path, args);
     expect(replayed.exitCode).toBe(1);
-    const drawnAt = replayed.stdout.indexOf(`Calls of ${picture!.call}:`);
+    const drawnAt = replayed.stdout.indexOf(`Calls of ${picture.call}:`);
     expect(drawnAt).toBeGreaterThan(replayed.stdout.indexOf("it still fails"));
     expect(drawnAt).toBeLessThan(replayed.stdout.indexOf("On disk after the crash"));
     expect(replayed.stdout.slice(drawnAt)).toContain("✂ killed here");

@@ -49,7 +49,7 @@ export function checkDetails(c: CheckReport, openFailures: boolean): string {
 /** What a check holds beyond its row: its picture, its story (line breaks kept) and its replay command with a Copy button. */
 function checkBody(c: CheckReport): string {
   const parts: string[] = [];
-  if (c.picture?.kind === "calls") parts.push(`<figure class="picture" data-picture="${esc(c.id)}">${pictureSvg(c.picture)}<figcaption>What happened, drawn: the story below says the same in words.</figcaption></figure>`);
+  if (c.picture) parts.push(`<figure class="picture" data-picture="${esc(c.id)}">${pictureSvg(c.picture)}<figcaption>What happened, drawn: the story below says the same in words.</figcaption></figure>`);
   // The newline after <pre> is the parser's to drop: a story that starts with one keeps it.
   if (c.message) parts.push(`<pre class="story">\n${esc(c.message)}</pre>`);
   else parts.push(`<p class="note">${c.status === "passed" ? "Passed: nothing to tell." : "No story was told for it."}</p>`);

@@ -3,9 +3,12 @@
 // write with a bar of how many of its bytes reached the file; then the folder after the crash,
 // each file with its size and a label of what it holds. Colours come from the page's stylesheet
 // (light and dark), and every state has a second cue: a dashed outline, a word, a label.
-import { opNumbers, type CallsPicture, type PictureFile } from "../picture.js";
+import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
 import { HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
+import { diffSvg } from "./svg-diff.js";
+import { lanesSvg } from "./svg-lanes.js";
+import { runsSvg } from "./svg-runs.js";
 import { wrapText } from "./wrap.js";
 
 /** The drawing's width in px, and the width of a character of its 12 px monospace text. */
@@ -68,8 +71,22 @@ function fileRow(file: PictureFile, y: number): { svg: string; height: number } 
   return { svg, height: name.length * LINE + 26 };
 }
 
-/** The picture as an inline SVG element, with its words as its text alternative. */
-export function pictureSvg(picture: CallsPicture): string {
+/** A failure's picture, of any kind, as an inline SVG element with its words as its text alternative. */
+export function pictureSvg(picture: Picture): string {
+  switch (picture.kind) {
+    case "calls":
+      return callsSvg(picture);
+    case "runs":
+      return runsSvg(picture);
+    case "lanes":
+      return lanesSvg(picture);
+    case "diff":
+      return diffSvg(picture);
+  }
+}
+
+/** A "calls" picture as an inline SVG element, with its words as its text alternative. */
+function callsSvg(picture: CallsPicture): string {
   const words = pictureWords(picture);
   const numbers = opNumbers(picture);
   const { afterOps, written } = picture.cut;

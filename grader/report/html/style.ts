@@ -1,5 +1,9 @@
 // The HTML report's one stylesheet, inline: light and dark colour schemes, a visible focus ring,
 // and a layout that reads at 360 px as on a desktop. No font or image is loaded from anywhere.
+// Each kind of picture but "calls" brings its own rules (html/svg-*.ts), appended here.
+import { DIFF_STYLE } from "./svg-diff.js";
+import { LANES_STYLE } from "./svg-lanes.js";
+import { RUNS_STYLE } from "./svg-runs.js";
 
 /** The stylesheet's text (its hash is allowed by the page's Content-Security-Policy). */
 export const STYLE = `
@@ -99,4 +103,7 @@ footer { color: var(--muted); font-size: .85rem; margin: 1.5rem 0 1rem; }
   pre.story, .replay code { font-size: .8125rem; }
   .checks { padding: .35rem; }
 }
+${RUNS_STYLE}
+${LANES_STYLE}
+${DIFF_STYLE}
 `;

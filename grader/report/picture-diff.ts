@@ -1,0 +1,4 @@
+// The "diff" picture's data (report/picture.ts): being written.
+export interface DiffPicture {
+  kind: "diff";
+}
