@@ -6,8 +6,7 @@
 // runs nothing. Screenshots (light and dark, desktop and 360 px) go to .grade/screenshots/.
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
@@ -15,29 +14,10 @@ import { renderHtmlReport } from "../report/html/render.js";
 import { HOLDS_LABEL, pictureWords } from "../report/html/picture-words.js";
 import type { CallsPicture } from "../report/picture.js";
 import type { CheckReport, Report } from "../report/report.js";
+import { launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
 import { composeTarget, grade, type GradeRun } from "./support/grade.js";
 
-/** Where a headless Chromium may be: $CHROMIUM_PATH, Debian's chromium-headless-shell, then a full Chromium or Chrome (GitHub's Ubuntu runners have Chrome). */
-const BROWSERS = [process.env.CHROMIUM_PATH, "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/google-chrome"];
-const SCREENSHOTS = path.join(REPO_ROOT, ".grade", "screenshots");
 const SEE_EACH_CRASH = "See each crash: .grade/report.html";
-
-/** The first headless Chromium found; throws one line saying how to install one (CI's .ci/run does). */
-function browserPath(): string {
-  const found = BROWSERS.find((p): p is string => !!p && fs.existsSync(p));
-  if (!found) throw new Error("No headless Chromium for the HTML report's tests: install it with `apt-get install -y chromium-headless-shell` (Debian; .ci/run does), or set CHROMIUM_PATH");
-  return found;
-}
-
-/** A page of `html` opened from disk, with every request, console error and uncaught error it made. */
-interface Opened {
-  page: Page;
-  context: BrowserContext;
-  url: string;
-  requests: string[];
-  errors: string[];
-  dialogs: string[];
-}
 
 let browser: Browser;
 let tmp: { path: string; cleanup: () => Promise<void> };
@@ -45,41 +25,15 @@ let tmp: { path: string; cleanup: () => Promise<void> };
 let target: { path: string; cleanup: () => Promise<void> };
 const pages: Record<"starter" | "fixture", { run: GradeRun; html: string; file: string }> = {} as never;
 
-async function open(file: string, opts: { width?: number; dark?: boolean; noClipboard?: boolean } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, colorScheme: opts.dark ? "dark" : "light" });
-  const page = await context.newPage();
-  const url = pathToFileURL(file).href;
-  const opened: Opened = { page, context, url, requests: [], errors: [], dialogs: [] };
-  page.on("request", (r) => opened.requests.push(r.url()));
-  page.on("console", (m) => void (m.type() === "error" && opened.errors.push(m.text())));
-  page.on("pageerror", (e) => opened.errors.push(String(e)));
-  page.on("dialog", (d) => void (opened.dialogs.push(d.message()), d.dismiss()));
-  if (opts.noClipboard) await page.addInitScript("Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });");
-  await page.goto(url, { waitUntil: "load" });
-  return opened;
-}
+const open = (file: string, opts: { width?: number; dark?: boolean; noClipboard?: boolean } = {}): Promise<Opened> => openPage(browser, file, opts);
 
 /** Every check of a report that failed or could not run. */
 function failures(report: Pick<Report, "deliverables">): CheckReport[] {
   return report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed" || c.status === "error");
 }
 
-/** Saves a full-page screenshot of `file` in each colour scheme, on a desktop and at 360 px; says whether any page was wider than 360 px there. */
-async function screenshots(name: string, file: string): Promise<string[]> {
-  const overflowing: string[] = [];
-  for (const dark of [false, true])
-    for (const width of [1280, 360]) {
-      const { page, context } = await open(file, { width, dark });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${dark ? "dark" : "light"}-${width}.png`), fullPage: true });
-      const scrollWidth = (await page.evaluate("document.documentElement.scrollWidth")) as number;
-      if (scrollWidth > width) overflowing.push(`${name} ${dark ? "dark" : "light"} at ${width}px: ${scrollWidth}px wide`);
-      await context.close();
-    }
-  return overflowing;
-}
-
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: browserPath() });
+  browser = await launchBrowser();
   tmp = await dir({ unsafeCleanup: true, prefix: "html-report-" });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase1/write-in-place"));
@@ -276,7 +230,7 @@ describe("the HTML report of a report built here", () => {
 
   test("screenshots of each page, light and dark, at 1280 and 360 px, go to .grade/screenshots/, and no page is wider than 360 px there", async () => {
     fs.writeFileSync(file(), renderHtmlReport(SYNTHETIC));
-    const overflowing = [...(await screenshots("synthetic", file())), ...(await screenshots("fixture", pages.fixture.file)), ...(await screenshots("starter", pages.starter.file))];
+    const overflowing = [...(await screenshots(browser, "synthetic", file())), ...(await screenshots(browser, "fixture", pages.fixture.file)), ...(await screenshots(browser, "starter", pages.starter.file))];
     expect(overflowing).toEqual([]);
     expect(fs.readdirSync(SCREENSHOTS).filter((f) => f.endsWith(".png")).length).toBeGreaterThanOrEqual(12);
   });
