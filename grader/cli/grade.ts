@@ -114,8 +114,9 @@ async function main(): Promise<number> {
       return replayed.exitCode;
     }
     console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout) }));
-    // The last line, when there is a failure to look at: where each one is drawn.
-    if (report.deliverables.some((d) => d.checks.some((c) => c.status === "failed" || c.status === "error"))) console.log(`See each crash: ${path.relative(process.cwd(), LAST_HTML)}`);
+    // The last line, when there is a failure to look at: where each one is drawn. A deliverable
+    // not started yet is one line on the scoreboard, and its page holds nothing more to see.
+    if (report.deliverables.some((d) => !d.notStarted && d.checks.some((c) => c.status === "failed" || c.status === "error"))) console.log(`See each crash: ${path.relative(process.cwd(), LAST_HTML)}`);
     return exitCode(report, args.only);
   } finally {
     removeScratch();

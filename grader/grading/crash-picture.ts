@@ -1,6 +1,6 @@
 // The picture of one crash inside a call (report/picture.ts, kind "calls"), made from the same
 // trace and cut as the crash's story: the call's file-system calls in order, where the crash fell,
-// and each file the crash left with what it holds. What a file holds is read from the crash
+// each file the crash left with what it holds, and the folder as the call found it. What a file holds is read from the crash
 // model's disk (crash/power-model.ts), then checked against the listing of the real disk the
 // story tells: when the two disagree on any name or size, there is no picture rather than a wrong one.
 import { opLabel } from "../crash/describe.js";
@@ -9,7 +9,7 @@ import { normaliseName } from "../crash/names.js";
 import { modelAt, powerImage } from "../crash/power-loss.js";
 import type { PowerModel } from "../crash/power-model.js";
 import { onDisk, type PowerNode } from "../crash/power-nodes.js";
-import type { CallsPicture, PictureFile } from "../report/picture.js";
+import { filePreview, type CallsPicture, type PictureFile } from "../report/picture.js";
 
 /** Calls kept whole around the crash, and at each end, when a call made more than fit a picture. */
 const NEAR_CUT = 8;
@@ -42,11 +42,13 @@ export function crashPicture(input: CrashPictureInput): CallsPicture | null {
   });
   const old = fileBytes(modelAt(trace, { at: windowStart }), input.checkpoint);
   const next = fileBytes(modelAt(trace, { at: windowEnd }), input.checkpoint);
-  const after = filesAfter(trace, cut).map(([name, data]): PictureFile => ({ name, bytes: data.length, holds: holds(data, { old, next }) }));
+  const file = ([name, data]: [string, Buffer]) => pictureFile(name, data, { old, next });
+  const after = filesAfter(trace, cut).map(file);
   const listed = input.disk.map((f) => `${normaliseName(f.path)} ${f.size}`).sort();
   if (JSON.stringify(after.map((f) => `${f.name} ${f.bytes}`).sort()) !== JSON.stringify(listed)) return null;
   const elided = elide(ops, afterOps);
-  return { kind: "calls", call: input.call, ops: elided.ops, cut: { afterOps: elided.afterOps, ...(cut.bytes !== undefined ? { written: cut.bytes } : {}), how: cut.power ? "power cut" : "killed" }, after };
+  const before = filesAfter(trace, { at: windowStart }).map(file);
+  return { kind: "calls", call: input.call, ops: elided.ops, cut: { afterOps: elided.afterOps, ...(cut.bytes !== undefined ? { written: cut.bytes } : {}), how: cut.power ? "power cut" : "killed" }, after, before };
 }
 
 /** Each file under the scenario's work and temp folders after the cut, named as a listing names it, with its bytes. */
@@ -70,13 +72,20 @@ function fileBytes(model: PowerModel, stored: string): Buffer | undefined {
   return node?.kind === "file" ? onDisk(node) : undefined;
 }
 
-/** What `data` holds: the checkpoint's bytes before the call, after it, a beginning of either, nothing, or something else. */
-function holds(data: Buffer, { old, next }: { old?: Buffer; next?: Buffer }): PictureFile["holds"] {
-  if (data.length === 0) return "empty";
-  if (old?.equals(data)) return "old";
-  if (next?.equals(data)) return "new";
+/** A file of the folder as drawn: its name, size, what it holds (of the checkpoint's bytes before the call and after it) and a preview of its bytes. */
+function pictureFile(name: string, data: Buffer, states: { old?: Buffer; next?: Buffer }): PictureFile {
+  const { holds, whole } = holdsOf(data, states);
+  return { name, bytes: data.length, holds, preview: filePreview(data, holds === "torn" ? whole : undefined) };
+}
+
+/** What `data` holds: the checkpoint's bytes before the call, after it, a beginning of either (and which), nothing, or something else. */
+function holdsOf(data: Buffer, { old, next }: { old?: Buffer; next?: Buffer }): { holds: PictureFile["holds"]; whole?: Buffer } {
+  if (data.length === 0) return { holds: "empty" };
+  if (old?.equals(data)) return { holds: "old" };
+  if (next?.equals(data)) return { holds: "new" };
   const startOf = (whole?: Buffer) => whole !== undefined && whole.length > data.length && whole.subarray(0, data.length).equals(data);
-  return startOf(next) || startOf(old) ? "torn" : "other";
+  if (startOf(next)) return { holds: "torn", whole: next };
+  return startOf(old) ? { holds: "torn", whole: old } : { holds: "other" };
 }
 
 /** `ops` with long runs far from the crash (after the first `afterOps`) shown as one gap each. */

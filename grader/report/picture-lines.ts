@@ -102,5 +102,6 @@ export function cut(text: string, width: number): string {
     if (stringWidth(out + ch) > width - 1) break;
     out += ch;
   }
-  return `${out}…`;
+  // A text cut already (a story's "…") is not marked twice.
+  return `${out.replace(/…$/, "")}…`;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { renderHtmlReport } from "../report/html/render.js";
 import { HOLDS_LABEL, pictureWords } from "../report/html/picture-words.js";
-import type { CallsPicture } from "../report/picture.js";
+import { filePreview, type CallsPicture } from "../report/picture.js";
 import type { CheckReport, Report } from "../report/report.js";
 import { launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
 import { composeTarget, grade, type GradeRun } from "./support/grade.js";
@@ -50,12 +50,14 @@ afterAll(async () => {
 });
 
 describe("the HTML report of a grade", () => {
-  test("a grade of the starter and of a buggy fixture (--only phase1) write .html files that load with no console error and no network request, and the terminal's last line points to the page", async () => {
+  test("a grade of the starter and of a buggy fixture (--only phase1) write .html files that load with no console error and no network request, and the terminal's last line points to the page when a started deliverable failed (the fixture), not when none was started (the starter)", async () => {
     for (const name of ["starter", "fixture"] as const) {
       const { run, file, html } = pages[name];
       expect(run.exitCode, run.stderr).toBe(1);
       expect(html).toMatch(/^<!doctype html>/);
-      expect(run.stdout.trimEnd().split("\n").at(-1)).toBe(SEE_EACH_CRASH);
+      // The starter's deliverables are all not started: nothing on the page to see beyond that.
+      if (name === "fixture") expect(run.stdout.trimEnd().split("\n").at(-1)).toBe(SEE_EACH_CRASH);
+      else expect(run.stdout).not.toContain("See each crash");
       const opened = await open(file);
       expect(opened.requests).toEqual([opened.url]);
       expect(opened.errors).toEqual([]);
@@ -142,9 +144,10 @@ const PICTURE: CallsPicture = {
   ],
   cut: { afterOps: 1, written: 4, how: "killed" },
   after: [
-    { name: "checkpoint.json", bytes: 10, holds: "old" },
-    { name: ".checkpoint.json.*.tmp", bytes: 4, holds: "torn" },
+    { name: "checkpoint.json", bytes: 10, holds: "old", preview: filePreview(Buffer.from('{"step":1}')) },
+    { name: ".checkpoint.json.*.tmp", bytes: 4, holds: "torn", preview: filePreview(Buffer.from('{"st'), Buffer.from('{"step":2}')) },
   ],
+  before: [{ name: "checkpoint.json", bytes: 10, holds: "old", preview: filePreview(Buffer.from('{"step":1}')) }],
 };
 
 /** A power cut between two calls, leaving every kind of file. */
@@ -208,6 +211,24 @@ describe("the HTML report of a report built here", () => {
     expect(widths[1]! / widths[0]!).toBeCloseTo(0.4, 2);
     expect(await page.locator("text=4 of 10 bytes").count()).toBeGreaterThan(0);
     expect([errors, requests]).toEqual([[], [url]]);
+    await context.close();
+  });
+
+  test("the folder when the call began and after the crash: each file with its size, what it holds and its bytes; a torn file's bytes after the tear are marked as never written, with their count", async () => {
+    fs.writeFileSync(file(), renderHtmlReport(SYNTHETIC));
+    const { page, context } = await open(file());
+    const folders = page.locator('details[data-check="phase1.crash-safety"] .folders');
+    for (const [side, files] of [["before", PICTURE.before!], ["after", PICTURE.after]] as const) {
+      const shown = folders.locator(`[data-folder="${side}"] li.file`);
+      expect(await shown.evaluateAll((es) => es.map((e) => [e.getAttribute("data-file"), e.getAttribute("data-holds"), Number(e.getAttribute("data-bytes"))]))).toEqual(files.map((f) => [f.name, f.holds, f.bytes]));
+    }
+    const torn = folders.locator('[data-folder="after"] li[data-holds="torn"]');
+    expect(await torn.locator("pre.bytes").textContent()).toBe('{"st⟋ep":2}');
+    expect(await torn.locator(".missing").textContent()).toBe('ep":2}');
+    expect(await torn.locator(".missing-note").textContent()).toContain("the 6 bytes after it never reached the file");
+    expect(await folders.locator('[data-folder="after"] li[data-holds="old"] pre.bytes').textContent()).toBe('{"step":1}');
+    // A picture from a report written before folders were drawn has none, and no empty box.
+    expect(await page.locator('details[data-check="power-loss.never-torn"] .folders').count()).toBe(0);
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 // The HTML report's one stylesheet, inline: light and dark colour schemes, a visible focus ring,
 // and a layout that reads at 360 px as on a desktop. No font or image is loaded from anywhere.
 // Each kind of picture but "calls" brings its own rules (html/svg-*.ts), appended here.
+import { FOLDERS_STYLE } from "./folders.js";
 import { DIFF_STYLE } from "./svg-diff.js";
 import { LANES_STYLE } from "./svg-lanes.js";
 import { RUNS_STYLE } from "./svg-runs.js";
@@ -103,6 +104,7 @@ footer { color: var(--muted); font-size: .85rem; margin: 1.5rem 0 1rem; }
   pre.story, .replay code { font-size: .8125rem; }
   .checks { padding: .35rem; }
 }
+${FOLDERS_STYLE}
 ${RUNS_STYLE}
 ${LANES_STYLE}
 ${DIFF_STYLE}

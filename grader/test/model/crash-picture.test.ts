@@ -12,7 +12,7 @@ import { normaliseName } from "../../crash/names.js";
 import { opLabel } from "../../crash/describe.js";
 import { replay } from "../../crash/replay.js";
 import { crashPicture } from "../../grading/crash-picture.js";
-import type { CallsPicture } from "../../report/picture.js";
+import { filePreview, previewText, PREVIEW_BYTES, type CallsPicture } from "../../report/picture.js";
 import { pictureLines } from "../../report/picture-lines.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { listDisk } from "../../sandbox/runtime/disk.js";
@@ -122,6 +122,26 @@ describe("the picture of a crash inside a call", () => {
     const { picture } = drawn(trace, start, { at: start + 2 });
     expect(picture!.ops.map((o) => o.what)).toEqual(['writeFileSync("checkpoint.json"): open', 'writeFileSync("checkpoint.json")', 'writeFileSync("checkpoint.json"): close']);
     expect((trace.entries[start + 2] as FsOp).kind).toBe("write");
+  });
+});
+
+describe("the folder before and after, and each file's bytes", () => {
+  test("the folder when the call began holds the old checkpoint; after a crash inside the temp file's write, the temp file's preview ends at the tear and what never reached it is the rest of the new state", () => {
+    const { trace, start } = record(atomic);
+    const write = trace.entries.findIndex((e, i) => i > start && e.kind === "write");
+    const { picture } = drawn(trace, start, { at: write, bytes: 3 });
+    expect(picture!.before).toEqual([{ name: "checkpoint.json", bytes: OLD.length, holds: "old", preview: { text: OLD } }]);
+    const torn = picture!.after.find((f) => f.holds === "torn")!;
+    expect(torn.preview).toEqual({ text: NEW.slice(0, 3), missingBytes: Buffer.byteLength(NEW) - 3, missingText: previewText(Buffer.from(NEW).subarray(3, 3 + PREVIEW_BYTES / 2)) + (Buffer.byteLength(NEW) - 3 > PREVIEW_BYTES / 2 ? "…" : "") });
+  });
+
+  test("a preview shows UTF-8 as its characters, escapes backslashes, newlines, tabs and control characters, shows a character cut by a tear as its bytes, and cuts at 96 bytes with an ellipsis", () => {
+    expect(previewText(Buffer.from('{"n":"é𒂢\\"}\n\t\u0000'))).toBe('{"n":"é𒂢\\\\"}\\n\\t\\x00');
+    expect(previewText(Buffer.from("é").subarray(0, 1))).toBe("\\xc3");
+    expect(previewText(Buffer.from("a\u200fb"))).toBe("a\\xe2\\x80\\x8fb");
+    expect(filePreview(Buffer.alloc(200, "x")).text).toBe(`${"x".repeat(PREVIEW_BYTES)}…`);
+    const torn = filePreview(Buffer.alloc(100, "a"), Buffer.concat([Buffer.alloc(100, "a"), Buffer.alloc(100, "b")]));
+    expect(torn).toEqual({ text: `…${"a".repeat(PREVIEW_BYTES / 2)}`, missingBytes: 100, missingText: `${"b".repeat(PREVIEW_BYTES / 2)}…` });
   });
 });
 
