@@ -6,6 +6,8 @@
 // writers adds a branch where the later writer goes first, and the shallowest open branch runs next.
 // A run is what the caller makes of a list of choices (world.ts runs real writers); the engine
 // looks only at what each of its steps touched (footprint.ts).
+import type { Expected } from "../grading/calls.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
 import { conflict, listingOf, type Choice, type Step } from "./footprint.js";
 
 /** What went wrong in a run, in words; `afterStep` is how many steps had run (0: before any). */
@@ -13,6 +15,21 @@ export interface Problem {
   kind: "load" | "writer" | "final" | "endless";
   afterStep: number;
   text: string;
+  /** For a writer that threw or died: which one (0 for A). */
+  writer?: number;
+}
+
+/** One load of the reader, kept for the failure's picture: after how many steps, what it gave, against what. */
+export interface LoadSeen {
+  afterStep: number;
+  /** The load once every writer had returned. */
+  final: boolean;
+  /** What loadCheckpoint returned or threw; absent when the reader gave no answer. */
+  result?: CallResult;
+  /** The outcomes it was judged against (the very list its verdict used). */
+  allowed: Expected[];
+  /** The names it changed, when it changed any (as in readerChanged). */
+  changed?: { name: string; removed: boolean }[];
 }
 
 /** One run: the steps in the order they ran, the writers waiting before each, what went wrong. */
@@ -24,6 +41,8 @@ export interface Execution {
   loads: number;
   /** The names a load of the reader changed (a load that removes leftovers, say), after how many steps. */
   readerChanged?: { afterStep: number; names: { name: string; removed: boolean }[] }[];
+  /** Every load of the reader, in order (the picture draws what each returned). */
+  loadsSeen?: LoadSeen[];
 }
 
 /** Picks the writer to let through next, among those waiting (`waiting` is never empty). */

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { checkLoad, describeResult, noCheckpoint, type Expected } from "../grading/calls.js";
 import { formatBytes, type JsonState } from "../grading/states.js";
-import type { Chooser, Execution, Problem } from "./explore.js";
+import type { Chooser, Execution, LoadSeen, Problem } from "./explore.js";
 import { conflict, type Step } from "./footprint.js";
 import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
 import type { Footprint } from "../sandbox/messages/actor.js";
@@ -148,9 +148,9 @@ export class World {
   /** A writer that threw or died, in words; null while every writer is waiting or returned. */
   private ended(events: ActorEvent[], afterStep: number): Problem | null {
     for (const [i, e] of events.entries()) {
-      if ("gone" in e) return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s process ${e.gone}` };
+      if ("gone" in e) return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s process ${e.gone}`, writer: i };
       if ("done" in e && e.done.result.status !== "returned") {
-        return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s ${describeResult("atomicCheckpoint", e.done.result)}` };
+        return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s ${describeResult("atomicCheckpoint", e.done.result)}`, writer: i };
       }
     }
     return null;
@@ -162,14 +162,18 @@ export class World {
     const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed(exec) });
     exec.loads++;
     this.readerSaw = null;
+    const seen: LoadSeen = { afterStep, final: kind === "final", allowed };
+    (exec.loadsSeen ??= []).push(seen);
     if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };
     if (!("done" in event)) return { kind, afterStep, text: "the reader did not finish its load" };
+    seen.result = event.done.result;
     // A load that changed nothing is a function of what it read: known until a step changes that.
     if (event.done.touched.writes.length === 0) this.readerSaw = event.done.touched;
     else {
       // Names are "@/work/x" for the scenario folder's work/x: gone now means the load removed it.
       const names = [...event.done.touched.writes].map((name) => ({ name, removed: !fs.existsSync(path.join(root, name.replace(/^@\//, ""))) }));
       (exec.readerChanged ??= []).push({ afterStep, names });
+      seen.changed = names;
     }
     if (opts.absent) allowed[0] = noCheckpoint(event.done.result);
     const wrong = checkLoad(event.done.result, allowed);

@@ -7,6 +7,7 @@ import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState } from "../../grading/states.js";
+import { lanesPicture } from "./lanes-picture.js";
 import { concurrencyStory, withWorld } from "./world-of.js";
 
 const WRITERS = 3;
@@ -27,7 +28,10 @@ export const threeWriters: CheckDefinition = {
           const setup: Setup = { old, states };
           const exec = await world.run(setup, follow(order));
           ctx.countCrashStates(exec.loads);
-          return exec.problem && concurrencyStory(setup, exec, "an order chosen at random from the seed", world.pids, world.clockMs);
+          if (!exec.problem) return null;
+          const run = { setup, exec, pids: world.pids, clockMs: world.clockMs };
+          ctx.draw(() => lanesPicture(run));
+          return concurrencyStory(setup, exec, "an order chosen at random from the seed", world.pids, world.clockMs);
         },
         { numRuns: 15 },
       );

@@ -6,6 +6,7 @@ import { exploreOrders } from "../../concurrency/explore.js";
 import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { stateOfSize } from "../../grading/states.js";
+import { lanesPicture } from "./lanes-picture.js";
 import { concurrencyStory, withWorld } from "./world-of.js";
 
 /** Writers of different lengths, over an old checkpoint and over none (one write large enough to take several calls). */
@@ -31,7 +32,11 @@ export const twoWriters: CheckDefinition = {
         const explored = await exploreOrders((choose) => world.run(setup, choose), BUDGET);
         runs += explored.runs;
         ctx.countCrashStates(explored.loads);
-        if (explored.failed) return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs));
+        if (explored.failed) {
+          const run = { setup, exec: explored.failed, pids: world.pids, clockMs: world.clockMs };
+          ctx.draw(() => lanesPicture(run));
+          return ctx.failed(concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs));
+        }
         complete &&= explored.complete;
       }
       return ctx.passed(`${runs} orders run${complete ? ", every one that matters" : ", as many as the check's budget allows"}`);

@@ -67,7 +67,7 @@ export async function closeWorlds(): Promise<void> {
 }
 
 /** A name the sandbox tracks ("@/work/checkpoint.json.tmp") as the story names files ("checkpoint.json.tmp"). */
-function shownName(name: string): string {
+export function shownName(name: string): string {
   return name.replace(/^@\/(work\/)?/, "");
 }
 
@@ -76,9 +76,14 @@ const SHOWN_STEPS = 24;
 
 /** The numbered steps of a story: all of them, or the first 4 and the last 20 with a line that counts those between (never one alone). */
 export function elideSteps(lines: string[]): string[] {
-  const hidden = lines.length - SHOWN_STEPS;
-  if (hidden <= 1) return lines;
-  return [...lines.slice(0, 4), `  … ${hidden} more …`, ...lines.slice(-(SHOWN_STEPS - 4))];
+  return elided(lines, (hidden) => `  … ${hidden} more …`);
+}
+
+/** The steps a story shows, of any form (its lines, a picture's rows): all, or the first 4 and the last 20 with `gap(hidden)` between them. */
+export function elided<T>(items: T[], gap: (hidden: number) => T): T[] {
+  const hidden = items.length - SHOWN_STEPS;
+  if (hidden <= 1) return items;
+  return [...items.slice(0, 4), gap(hidden), ...items.slice(-(SHOWN_STEPS - 4))];
 }
 
 /** A run that went wrong, in words: who wrote what, the order of their calls, what went wrong after which. */
@@ -108,9 +113,14 @@ export function concurrencyStory(setup: Setup, exec: Execution, tried: string, p
     endless: `${problem.text}.`,
   }[problem.kind];
   const story = `${setup.states.length} writers, each a process of its own, saved checkpoint.json at the same time (${writers}; ${before}), while a reader loaded it after every file-system call they made.${order}${what}`;
+  return storyWords(story, setup.states.length, pids, clockMs);
+}
+
+/** Words of a run (a story, or a picture's labels) as they repeat from grade to grade: no process id, time or random part of a temp name. */
+export function storyWords(text: string, writers: number, pids: number[], clockMs: number): string {
   // Process ids and the clock differ from grade to grade: each pid shows as whose it is, and a
   // time in milliseconds near the writers' clock as <time>.
-  const named = pids.reduce((text, pid, i) => text.replace(new RegExp(`\\b${pid}\\b`, "g"), i < setup.states.length ? `<pid\u00a0of\u00a0${writerName(i)}>` : "<pid\u00a0of\u00a0the\u00a0reader>"), story);
+  const named = pids.reduce((out, pid, i) => out.replace(new RegExp(`\\b${pid}\\b`, "g"), i < writers ? `<pid\u00a0of\u00a0${writerName(i)}>` : "<pid\u00a0of\u00a0the\u00a0reader>"), text);
   const timed = named.replace(/\b\d{13}\b/g, (ms) => (Math.abs(Number(ms) - clockMs) < 3_600_000 ? "<time>" : ms));
   // Random parts of temp names (crypto's, which differ from grade to grade) show as "*".
   return timed.replace(/checkpoint\.json[^ \n'",;:)]*/g, (name) => normaliseName(name));

@@ -1,0 +1,107 @@
+// The picture of a concurrency failure (report/picture-lanes.ts, kind "lanes"), made from the same
+// run as its story (world-of.ts, concurrencyStory): the steps the story lists, numbered as it
+// numbers them; the reader's loads at those steps, each with what it returned, judged by the very
+// list of allowed states its verdict used; and what went wrong, after which step. When the run's
+// record does not say for sure what the story says (the last load is not the wrong one, a load's
+// allowed state has a name it does not know), there is no picture rather than a wrong one.
+import type { Execution, LoadSeen } from "../../concurrency/explore.js";
+import { writerName, type Setup } from "../../concurrency/world.js";
+import { checkLoad } from "../../grading/calls.js";
+import { showState } from "../../grading/states.js";
+import type { LanesFailure, LanesLoad, LanesPicture, LanesStep } from "../../report/picture-lanes.js";
+import { elided, shownName, storyWords } from "./world-of.js";
+
+/** The run as the story tells it: its setup, the run, and what normalises its words (the writers' and the reader's pids, the writers' clock). */
+export interface LanesInput {
+  setup: Setup;
+  exec: Execution;
+  pids: number[];
+  clockMs: number;
+}
+
+/** The picture of a run that went wrong; null when its record cannot say for sure (never throws into a check). */
+export function lanesPicture(input: LanesInput): LanesPicture | null {
+  try {
+    return build(input);
+  } catch {
+    // The story is the verdict; a picture the record cannot draw is left out, never the failure's cause.
+    return null;
+  }
+}
+
+function build({ setup, exec, pids, clockMs }: LanesInput): LanesPicture | null {
+  const problem = exec.problem;
+  if (!problem) return null;
+  const words = (text: string) => storyWords(text, setup.states.length, pids, clockMs);
+  const steps = shownSteps(exec, problem.afterStep, words);
+  const drawn = new Set(steps.filter((s) => !s.skipped).map((s) => s.n));
+  const seen = (exec.loadsSeen ?? []).filter((l) => l.afterStep <= problem.afterStep);
+  const loads: LanesLoad[] = [];
+  for (const [i, load] of seen.entries()) {
+    const wrong = (problem.kind === "load" || problem.kind === "final") && i === seen.length - 1;
+    if (load.afterStep !== 0 && !drawn.has(load.afterStep) && !wrong) continue;
+    const drawnLoad = loadOf(load, words);
+    if (!drawnLoad) return null;
+    loads.push(wrong ? { ...drawnLoad, wrong: true } : drawnLoad);
+  }
+  const failure = failureOf(problem, words);
+  if (failure.kind === "load" || failure.kind === "final") {
+    // The wrong load is the run's last, after the step the story names, and judged wrong by its own list.
+    const last = seen.at(-1);
+    if (!last || last.afterStep !== problem.afterStep || last.final !== (problem.kind === "final")) return null;
+    if (last.result && checkLoad(last.result, last.allowed) === null) return null;
+  }
+  return {
+    kind: "lanes",
+    writers: setup.states.map((s, i) => ({ name: writerName(i), saves: words(showState(s, 60)) })),
+    before: setup.old ? words(showState(setup.old.state, 60)) : null,
+    steps,
+    loads,
+    failure,
+  };
+}
+
+/** The steps the story lists before the failure, numbered as it numbers them, with the same run left out. */
+function shownSteps(exec: Execution, afterStep: number, words: (text: string) => string): LanesStep[] {
+  const all = exec.steps.slice(0, afterStep).map((s, i): LanesStep => ({ n: i + 1, writer: writerName(s.writer), what: words(s.what), ...(s.failed ? { failed: true } : {}) }));
+  const shown = elided(all, (hidden): LanesStep => ({ n: 0, skipped: hidden }));
+  // A gap starts one after the step before it.
+  return shown.map((s, i) => (s.skipped ? { ...s, n: shown[i - 1]!.n + 1 } : s));
+}
+
+/** What one load returned, as the drawings label it; null when an allowed state has a name this does not know. */
+function loadOf(load: LoadSeen, words: (text: string) => string): LanesLoad | null {
+  const base = { afterStep: load.afterStep, ...(load.final ? { final: true } : {}) };
+  const changed = load.changed?.map((n) => words(`${n.removed ? "removed" : "changed"} ${shownName(n.name)}`));
+  const extra = changed?.length ? { changed } : {};
+  const r = load.result;
+  if (!r) return { ...base, saw: "no answer", ...extra };
+  const states: string[] = [];
+  for (const allowed of load.allowed) {
+    if (checkLoad(r, [allowed]) !== null) continue;
+    const writer = /^writer ([A-Z])'s$/.exec(allowed.label)?.[1];
+    const name = allowed.label === "" ? (r.status === "returned" && r.value.isNull ? "null" : "none") : allowed.label === "the old state" ? "old" : writer;
+    if (name === undefined) return null;
+    if (!states.includes(name)) states.push(name);
+  }
+  if (states.length) return { ...base, saw: "state", states, ...extra };
+  if (r.status === "threw") return { ...base, saw: "threw", error: r.error.name, ...extra };
+  return { ...base, saw: r.status === "returned" ? "other" : "no answer", ...extra };
+}
+
+/** What went wrong, in the story's words: whole, and cut to its first clause. */
+function failureOf(problem: NonNullable<Execution["problem"]>, words: (text: string) => string): LanesFailure {
+  const text = words(problem.text);
+  // A load's problem says what the file held, then "the reader's loadCheckpoint threw X: ...; expected ...".
+  const from = problem.kind === "load" || problem.kind === "final" ? Math.max(0, text.indexOf("the reader's")) : 0;
+  const rest = text.slice(from);
+  const ends = [rest.indexOf(": "), rest.indexOf("; ")].filter((i) => i > 0);
+  const short = ends.length ? rest.slice(0, Math.min(...ends)) : rest;
+  return {
+    kind: problem.kind,
+    afterStep: problem.afterStep,
+    ...(problem.writer !== undefined ? { writer: writerName(problem.writer) } : {}),
+    short: short.length > 100 ? `${short.slice(0, 99)}…` : short,
+    text,
+  };
+}

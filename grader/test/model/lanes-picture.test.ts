@@ -1,0 +1,178 @@
+// The picture of a concurrency failure (checks/concurrency/lanes-picture.ts) and its terminal
+// lines (report/picture-lines-lanes.ts), from hand-made runs: its steps are the story's numbered
+// lines, its loads say what each returned, the failure is marked after the step the story names,
+// and its lines fit any terminal.
+import pc from "picocolors";
+import stringWidth from "string-width";
+import { describe, expect, test } from "vitest";
+import { stateDigest } from "../../../lab/canonical.js";
+import { lanesPicture } from "../../checks/concurrency/lanes-picture.js";
+import { concurrencyStory } from "../../checks/concurrency/world-of.js";
+import type { Execution, LoadSeen, Problem } from "../../concurrency/explore.js";
+import type { Setup } from "../../concurrency/world.js";
+import { checkLoad, noCheckpoint, type Expected } from "../../grading/calls.js";
+import { loadLabel, stepsCounted, type LanesPicture } from "../../report/picture-lanes.js";
+import { lanesLines } from "../../report/picture-lines-lanes.js";
+import type { CallResult } from "../../sandbox/messages/scenario.js";
+
+const PIDS = [4242, 4343, 4444];
+const CLOCK = 1_760_000_000_000;
+const SETUP: Setup = { old: { state: { step: 1 } }, states: [{ step: 2, by: "A" }, { step: 2, by: "B" }] };
+
+const returned = (state: unknown): CallResult => ({ status: "returned", value: { digest: stateDigest(state), preview: JSON.stringify(state), isNull: state === null } });
+const threw = (name: string, message: string, code?: string): CallResult => ({ status: "threw", error: { name, message, notImplemented: false, ...(code ? { code } : {}) } });
+
+/** The states a load may return while the writers run, as world.ts lists them. */
+function during(setup: Setup): Expected[] {
+  const first = setup.old ? { label: "the old state", state: setup.old.state } : noCheckpoint();
+  return [first, ...setup.states.map((state, i) => ({ label: `writer ${"ABC"[i]}'s`, state }))];
+}
+
+/** A run of `calls` ("A: openSync opens x", "B! renameSync ..." for one that failed), with a load after the steps in `loads`. */
+function execution(setup: Setup, calls: string[], loads: [number, CallResult, Partial<LoadSeen>?][], problem: Omit<Problem, "text"> & { text?: string }): Execution {
+  const allowed = during(setup);
+  const loadsSeen: LoadSeen[] = loads.map(([afterStep, result, extra]) => ({ afterStep, final: false, result, allowed, ...extra }));
+  const last = loadsSeen.at(-1);
+  const text = problem.text ?? `checkpoint.json held 55 bytes, and the reader's ${checkLoad(last!.result!, last!.allowed)}`;
+  return {
+    steps: calls.map((c) => ({ writer: c.charCodeAt(0) - 65, what: c.slice(3), footprint: { reads: [], writes: [] }, failed: c[1] === "!" })),
+    choices: [],
+    problem: { ...problem, text },
+    loads: loads.length,
+    loadsSeen,
+    readerChanged: loadsSeen.flatMap((l) => (l.changed ? [{ afterStep: l.afterStep, names: l.changed }] : [])),
+  };
+}
+
+/** The fixed-temp-name failure: B renames the shared temp away, A's write lands in the checkpoint, the load throws. */
+const SHARED_TEMP = [
+  "A: openSync opens checkpoint.json.tmp (w)",
+  "B: openSync opens checkpoint.json.tmp (w)",
+  "B: writeFileSync writes 19 bytes to checkpoint.json.tmp",
+  "B: fsyncSync fsyncs checkpoint.json.tmp",
+  "B: closeSync closes checkpoint.json.tmp",
+  "B: renameSync renames checkpoint.json.tmp to checkpoint.json",
+  "B: openSync opens work (r)",
+  "B: fsyncSync fsyncs work",
+  "B: closeSync closes work",
+  "A: writeFileSync writes 19 bytes to checkpoint.json (opened as checkpoint.json.tmp, renamed since)",
+];
+
+function sharedTemp(): { exec: Execution; picture: LanesPicture; story: string } {
+  const exec = execution(SETUP, SHARED_TEMP, [[0, returned({ step: 1 })], [6, returned({ step: 2, by: "B" })], [10, threw("SyntaxError", "Unexpected non-whitespace character after JSON at position 19")]], { kind: "load", afterStep: 10 });
+  const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK });
+  if (!picture) throw new Error("no picture");
+  return { exec, picture, story: concurrencyStory(SETUP, exec, "order 3 of those tried", PIDS, CLOCK) };
+}
+
+/** Each drawn step as the story's numbered line says it: "  3. B: writeFileSync ...". */
+const storyLine = (s: LanesPicture["steps"][number]) => `  ${s.n}. ${s.writer}: ${s.what}${s.failed ? " (it failed)" : ""}`;
+
+describe("the picture of writers and a reader in lanes", () => {
+  test("its steps are the story's numbered lines, each load says what it returned, and the wrong load is marked after the step the story names", () => {
+    const { picture, story } = sharedTemp();
+    expect(picture.steps.map((s) => s.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (const step of picture.steps) expect(story.split("\n")).toContain(storyLine(step));
+    expect(story).toContain(`after step ${picture.failure.afterStep}, `);
+    expect(picture.failure).toMatchObject({ kind: "load", afterStep: 10, short: "the reader's loadCheckpoint threw SyntaxError" });
+    expect(picture.loads.map((l) => [l.afterStep, loadLabel(l), !!l.wrong])).toEqual([[0, "old", false], [6, "B's", false], [10, "threw", true]]);
+    expect(picture.loads.at(-1)!.error).toBe("SyntaxError");
+    expect(picture.writers).toEqual([{ name: "A", saves: '{"step":2,"by":"A"}' }, { name: "B", saves: '{"step":2,"by":"B"}' }]);
+    expect(picture.before).toBe('{"step":1}');
+  });
+
+  test("process ids, the writers' clock and temp names' random parts show as the story shows them", () => {
+    const tmp = `checkpoint.json.tmp-${PIDS[0]}-${CLOCK + 3}-9f8e7d6c5b`;
+    const calls = [`A: openSync opens ${tmp} (w)`, `A: writeSync writes 19 bytes to ${tmp}`, `A: renameSync renames ${tmp} to checkpoint.json`];
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [3, returned({ step: 9 })]], { kind: "load", afterStep: 3 });
+    const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
+    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    const drawn = JSON.stringify(picture);
+    expect(drawn).not.toContain(String(PIDS[0]));
+    expect(drawn).not.toContain(String(CLOCK + 3));
+    expect(picture.steps[0]!.what).toBe("openSync opens checkpoint.json.tmp-<pid\u00a0of\u00a0A>-<time>-* (w)");
+    for (const step of picture.steps) expect(story.split("\n")).toContain(storyLine(step));
+    expect(loadLabel(picture.loads.at(-1)!)).toBe("other");
+  });
+
+  test("a long run leaves out the steps the story leaves out, numbered as the story numbers them, and keeps the loads at the steps it draws", () => {
+    const calls = Array.from({ length: 60 }, (_, i) => `${i % 2 ? "B" : "A"}: writeSync writes 1 byte to checkpoint.json.tmp-${i % 2 ? "b" : "a"}`);
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [10, returned({ step: 1 })], [59, returned({ step: 2, by: "A" })], [60, returned({ step: 3 })]], { kind: "load", afterStep: 60 });
+    const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
+    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    const gap = picture.steps.find((s) => s.skipped)!;
+    expect(gap).toEqual({ n: 5, skipped: 36 });
+    expect(story).toContain(`  … ${gap.skipped} more …`);
+    expect(stepsCounted(picture.steps)).toBe(60);
+    for (const step of picture.steps.filter((s) => !s.skipped)) expect(story.split("\n")).toContain(storyLine(step));
+    expect(picture.loads.map((l) => l.afterStep)).toEqual([0, 59, 60]);
+  });
+
+  test("a writer that threw after a load that removed its temp: the writer and the step are marked, and the load says what it removed", () => {
+    const tmp = `checkpoint.json.tmp-${PIDS[0]}-1`;
+    const calls = [`A: openSync opens ${tmp} (w)`, `A: writeSync writes 19 bytes to ${tmp}`, `A! renameSync renames ${tmp} to checkpoint.json`];
+    const removed = { changed: [{ name: `@/work/${tmp}`, removed: true }] };
+    const text = `writer A's atomicCheckpoint threw Error (ENOENT): ENOENT: no such file or directory, rename '${tmp}'`;
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [1, returned({ step: 1 }), removed]], { kind: "writer", afterStep: 3, writer: 0, text });
+    const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
+    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    expect(picture.failure).toMatchObject({ kind: "writer", afterStep: 3, writer: "A", short: "writer A's atomicCheckpoint threw Error (ENOENT)" });
+    expect(picture.steps.at(-1)).toMatchObject({ n: 3, writer: "A", failed: true });
+    expect(picture.loads[1]!.changed).toEqual(["removed checkpoint.json.tmp-<pid\u00a0of\u00a0A>-1"]);
+    expect(story).toContain(`then the reader's loadCheckpoint ${picture.loads[1]!.changed![0]}`);
+    expect(picture.loads.some((l) => l.wrong)).toBe(false);
+  });
+
+  test("a load equal to two writers' states names both; with no old checkpoint, null is null", () => {
+    const setup: Setup = { old: null, states: [0, [], []] };
+    const calls = ["B: renameSync renames checkpoint.json.tmp to checkpoint.json", "A: writeFileSync writes 1 byte to checkpoint.json"];
+    const exec = execution(setup, calls, [[0, returned(null)], [1, returned([])], [2, threw("SyntaxError", "Unexpected token")]], { kind: "load", afterStep: 2 });
+    const picture = lanesPicture({ setup, exec, pids: PIDS, clockMs: CLOCK })!;
+    expect(picture.loads.map(loadLabel)).toEqual(["null", "B's/C's", "threw"]);
+    expect(picture.before).toBeNull();
+  });
+
+  test("no picture when the record cannot say for sure: the last load was judged right, or an allowed state has a name the picture does not know; and never a throw", () => {
+    const { exec } = sharedTemp();
+    const right = { ...exec, loadsSeen: exec.loadsSeen!.slice(0, 2), problem: { ...exec.problem!, afterStep: 6 } };
+    expect(lanesPicture({ setup: SETUP, exec: right, pids: PIDS, clockMs: CLOCK })).toBeNull();
+    const strange = { ...exec, loadsSeen: exec.loadsSeen!.map((l) => ({ ...l, allowed: l.allowed.map((a) => ({ ...a, label: `someone's ${a.label}` })) })) };
+    expect(lanesPicture({ setup: SETUP, exec: strange, pids: PIDS, clockMs: CLOCK })).toBeNull();
+    expect(lanesPicture({ setup: SETUP, exec: { ...exec, steps: null as never }, pids: PIDS, clockMs: CLOCK })).toBeNull();
+  });
+});
+
+describe("the lanes picture in the terminal", () => {
+  const colours = [false, true].map((on) => pc.createColors(on));
+
+  test.each([60, 80, 120])("at %i columns, with and without colour: at most 12 lines, none wider than the terminal, the failure's row marked ✗ with its step number, and the last line says after which step", (width) => {
+    const { picture } = sharedTemp();
+    for (const c of colours) {
+      const lines = lanesLines(picture, { width, indent: 6, c });
+      expect(lines.length).toBeGreaterThan(4);
+      expect(lines.length).toBeLessThanOrEqual(12);
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+      const plain = lines.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ""));
+      expect(plain.filter((l) => /^ *✗ +\d/.test(l))).toHaveLength(1);
+      expect(plain.find((l) => /^ *✗ +\d/.test(l))).toMatch(/✗ +10 +A │ +✗ threw +writeFileSync/);
+      const failure = plain.slice(plain.findIndex((l) => l.startsWith("      ✗ after"))).join(" ").replace(/\s+/g, " ");
+      expect(failure).toBe(" ✗ after step 10: the reader's loadCheckpoint threw SyntaxError");
+      expect(plain.some((l) => l.includes("→ B's"))).toBe(true);
+      if (c === colours[0]) expect(lines).toEqual(plain);
+    }
+  });
+
+  test("a long run shows the steps just before the failure, counts those before them, and still fits 12 lines at 60 columns", () => {
+    const calls = Array.from({ length: 60 }, (_, i) => `${i % 2 ? "B" : "A"}: writeSync writes 1 byte to checkpoint.json.tmp-${i % 2 ? "b" : "a"}`);
+    const loads: [number, CallResult][] = [[0, returned({ step: 1 })], ...Array.from({ length: 59 }, (_, i): [number, CallResult] => [i + 1, returned({ step: 1 })]), [60, returned({ step: 3 })]];
+    const exec = execution(SETUP, calls, loads, { kind: "load", afterStep: 60 });
+    const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
+    const lines = lanesLines(picture, { width: 60, indent: 6, c: colours[0]! });
+    expect(lines.length).toBeLessThanOrEqual(12);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    const counted = /… +(\d+) steps before/.exec(lines.join("\n"));
+    const numbers = lines.flatMap((l) => /^ {6}[ ✗] +(\d+) /.exec(l)?.[1] ?? []).map(Number);
+    expect(Number(counted![1]) + numbers.length).toBe(60);
+    expect(numbers.at(-1)).toBe(60);
+  });
+});
