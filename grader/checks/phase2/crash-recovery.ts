@@ -10,6 +10,8 @@ import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
+import type { Picture } from "../../report/picture.js";
+import { crashRunsPicture } from "./runs-picture.js";
 
 export interface RecordedRun {
   traceId: string;
@@ -88,13 +90,20 @@ export function crashStory(crashes: Crash[]): string {
     .join("\n");
 }
 
-/** Recovers from each crash point of `run` with one new run to the end; the first story that fails, or null. */
-export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP): Promise<string | null> {
+/**
+ * Recovers from each crash point of `run` with one new run to the end; the first story that fails,
+ * or null. With `draw`, also says how to draw that story's picture (the two runs, step by step).
+ */
+export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP, draw?: (picture: () => Picture | null) => void): Promise<string | null> {
   const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
-    const problem = judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;
-    if (problem) return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
+    const last = doneEffects(o.effects, 2);
+    const problem = judgeRecovery(crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;
+    if (problem) {
+      draw?.(() => crashRunsPicture(crashes, last, problem));
+      return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
+    }
   }
   return null;
 }

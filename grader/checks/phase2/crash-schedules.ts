@@ -11,6 +11,7 @@ import type { Verdict } from "../../grading/verdict.js";
 import { STEPS, doneEffects } from "./ledger.js";
 import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";
+import { crashRunsPicture } from "./runs-picture.js";
 
 export const crashSchedules: CheckDefinition = {
   id: "phase2.crash-schedules",
@@ -38,7 +39,9 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       }
       const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
-      const problem = judgeRecovery(crashes, last.results[0]!, doneEffects(last.effects, crashes.length + 1)) ?? setup.judgeRepo?.(last.git, STEPS) ?? null;
+      const lastEffects = doneEffects(last.effects, crashes.length + 1);
+      const problem = judgeRecovery(crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, STEPS) ?? null;
+      if (problem) ctx.draw(() => crashRunsPicture(crashes, lastEffects, problem));
       return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
     },
     { numRuns, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },

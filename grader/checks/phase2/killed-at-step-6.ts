@@ -6,6 +6,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { STEPS, judgeRecord, type Done } from "./ledger.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
+import { runsPicture } from "./runs-picture.js";
 
 /** The step the first process is killed entering: the handout's scenario. */
 const KILLED_AT = 6;
@@ -37,6 +38,11 @@ export const killedAtStep6: CheckDefinition = {
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
     const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, STEPS);
     if (!verdict) return ctx.passed();
+    // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
+    if (first.effects.some((e) => e.phase === "done")) {
+      const killed = { step: KILLED_AT, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${KILLED_AT})` };
+      ctx.draw(() => runsPicture("process", [{ killed }, {}], record, verdict));
+    }
     return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${KILLED_AT}). Process 2 ran runTask again: ${verdict}.`);
   },
 };

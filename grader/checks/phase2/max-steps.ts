@@ -6,6 +6,7 @@ import { findCounterexample } from "../../grading/property.js";
 import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { STEPS, doneEffects, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
+import { runsPicture } from "./runs-picture.js";
 
 export const maxSteps: CheckDefinition = {
   id: "phase2.max-steps",
@@ -21,22 +22,28 @@ export const maxSteps: CheckDefinition = {
         const story = `Ran runTask in ${budgets.length + 1} processes with maxSteps ${budgets.join(", ")}, then none`;
         let done = 0;
         const calls = segments(run.trace?.entries ?? []); // no trace when a call timed out: judged on that alone
+        // The story's complaint, with the picture of every run's steps (none without a trace).
+        const fail = (problem: string) => {
+          const record = calls.flatMap((c, i) => doneEffects(c, i + 1));
+          if (run.trace) ctx.draw(() => runsPicture("run", [...budgets.map((budget) => ({ budget })), {}], record, problem));
+          return `${story}: ${problem}.`;
+        };
         for (const [i, r] of run.results.entries()) {
           const budget = budgets[i] ?? Infinity;
           const expectedRan = Math.min(budget, STEPS - done);
           const ran = doneEffects(calls[i] ?? [], i + 1).map((d) => d.step);
           const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
-          if (r.status !== "returned") return `${story}: in run ${i + 1}, ${checkRunResult(r, done + expectedRan)}.`;
+          if (r.status !== "returned") return fail(`in run ${i + 1}, ${checkRunResult(r, done + expectedRan)}`);
           if (ran.join() !== wanted.join()) {
-            return `${story}: run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}].`;
+            return fail(`run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
           }
           done += expectedRan;
           const problem = checkRunResult(r, done);
-          if (problem) return `${story}: in run ${i + 1}, ${problem}.`;
+          if (problem) return fail(`in run ${i + 1}, ${problem}`);
         }
         const all = calls.flatMap((c, i) => doneEffects(c, i + 1));
         const problem = judgeRecord(all);
-        return problem && `${story}: ${problem}.`;
+        return problem && fail(problem);
       },
       { numRuns: 12, examples: [[4, 4, 2], [STEPS], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
     );

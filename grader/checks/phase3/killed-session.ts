@@ -7,7 +7,8 @@ import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import { normaliseName } from "../../crash/describe.js";
 import { judgeRecord } from "../phase2/ledger.js";
-import { SessionFolder, checkSession } from "./sessions.js";
+import { SessionFolder, checkSession, lastLine } from "./sessions.js";
+import { runsPicture } from "../phase2/runs-picture.js";
 import { TASK_STEPS } from "../../../lab/task.js";
 
 export const killedSession: CheckDefinition = {
@@ -40,6 +41,12 @@ export const killedSession: CheckDefinition = {
         const extra: number[] = [];
         if (last) extra[last.step] = 1;
         const verdict = judgeRecord(folder.record(), extra, "session");
+        if (verdict) {
+          const record = folder.record();
+          const killed = { step: last?.step ?? 0, at: "after" as const, words: `with SIGKILL at its change to the disk number ${at} of ${changes}, after step ${last?.step ?? 0}'s side effect` };
+          const line = lastLine(resumed.stdout);
+          ctx.draw(() => runsPicture("session", [{ killed }, line ? { printed: { line } } : {}], record, verdict));
+        }
         return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;
       },
       { numRuns: 5 },

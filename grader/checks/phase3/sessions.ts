@@ -84,7 +84,8 @@ export function checkSession(o: ProcessOutcome & { command: string }, stepsDone:
   return null;
 }
 
-function lastLine(text: string): string {
+/** The last line a process printed, trimmed ("" when none): a session's status line. */
+export function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
 }
 

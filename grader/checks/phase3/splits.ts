@@ -2,27 +2,37 @@
 // process, finish the task between them with each step run once, by the session it belongs to.
 import type { CheckContext } from "../../grading/context.js";
 import { STEPS, judgeRecord } from "../phase2/ledger.js";
-import { SessionFolder, checkSession } from "./sessions.js";
+import { SessionFolder, checkSession, lastLine } from "./sessions.js";
+import { runsPicture, type RunTold } from "../phase2/runs-picture.js";
 
 /** Null when sessions with these budgets complete the task as they should; otherwise the story. */
 export async function runSplit(ctx: CheckContext, budgets: number[]): Promise<string | null> {
   const folder = new SessionFolder(ctx);
   const story = `Ran ${budgets.length} sessions with --max-steps ${budgets.join(", ")}`;
+  // Each session as the picture shows it: its budget and its status line, wrong when the story says so.
+  const told: RunTold[] = [];
+  const fail = (problem: string) => {
+    const record = folder.record();
+    ctx.draw(() => runsPicture("session", told, record, problem));
+    return `${story}: ${problem}.`;
+  };
   let done = 0;
   for (const [i, budget] of budgets.entries()) {
     const outcome = await folder.run(budget);
     done = Math.min(STEPS, done + budget);
     const problem = checkSession(outcome, done);
-    if (problem) return `${story}: session ${i + 1}: ${problem}.`;
+    const line = lastLine(outcome.stdout);
+    told.push({ budget, ...(line ? { printed: { line, ...(problem ? { wrong: true } : {}) } } : {}) });
+    if (problem) return fail(`session ${i + 1}: ${problem}`);
   }
   const record = folder.record();
   const problem = judgeRecord(record, [], "session");
-  if (problem) return `${story}: ${problem}.`;
+  if (problem) return fail(problem);
   let start = 0;
   for (const [i, budget] of budgets.entries()) {
     const wanted = Array.from({ length: Math.min(budget, STEPS - start) }, (_, k) => start + k + 1);
     const ran = record.filter((d) => d.run === i + 1).map((d) => d.step);
-    if (ran.join() !== wanted.join()) return `${story}: the record shows session ${i + 1} (its own process) ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}].`;
+    if (ran.join() !== wanted.join()) return fail(`the record shows session ${i + 1} (its own process) ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
     start += wanted.length;
   }
   return null;

@@ -1,0 +1,99 @@
+// The "runs" picture (report/picture-runs.ts) of a failure of Phase 2, Phase 3 or stretch-git,
+// built from the record its story is told from: the side effects each run performed (Done), where
+// each crash landed in the story's own words (locateCrash), and the judge's complaint, read back
+// from the story's text so the picture names the step the story names. When a piece cannot be
+// read with certainty the builder returns null: no picture rather than a wrong one.
+import { expectedDigests } from "../../../lab/task.js";
+import type { Picture } from "../../report/picture.js";
+import type { PictureRun, PictureWrong, RunsPicture } from "../../report/picture-runs.js";
+import type { Crash } from "./crash-recovery.js";
+import { STEPS, doneEffects, locateCrash, type Done } from "./ledger.js";
+
+const EXPECTED = expectedDigests();
+
+/** One run as the story tells it: its budget, where it was killed, what it printed (a session). */
+export interface RunTold {
+  budget?: number;
+  killed?: PictureRun["killed"];
+  printed?: PictureRun["printed"];
+}
+
+/**
+ * The picture of runs `told` (run 1 first) whose side effects are `record` (each Done names its
+ * run), judged with `problem` (the judge's words in the story, or null). Null when it cannot be drawn.
+ */
+export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null): RunsPicture | null {
+  try {
+    if (record.some((d) => d.run < 1 || d.run > told.length || d.step < 1 || d.step > STEPS)) return null;
+    const wrong = problem === null ? undefined : wrongOf(problem, unit);
+    const wrongState = wrong?.step !== undefined && wrong.run !== undefined && /\) with /.test(wrong.says)
+      ? record.find((d) => d.step === wrong.step && d.run === wrong.run && d.input !== EXPECTED.inputs[d.step])
+      : undefined;
+    const times = new Map<number, number>();
+    const runs = told.map((t, i): PictureRun => {
+      const cells = record
+        .filter((d) => d.run === i + 1)
+        .map((d) => {
+          times.set(d.step, (times.get(d.step) ?? 0) + 1);
+          return { step: d.step, time: times.get(d.step)!, ...(d === wrongState ? { wrongState: true } : {}) };
+        });
+      return { ...(t.budget === undefined ? {} : { budget: t.budget }), cells, ...(t.killed ? { killed: t.killed } : {}), ...(t.printed ? { printed: t.printed } : {}) };
+    });
+    if (wrong?.run !== undefined && wrong.run > runs.length) return null;
+    return { kind: "runs", unit, steps: STEPS, runs, ...(wrong ? { wrong } : {}) };
+  } catch {
+    // The story is the verdict; a picture that cannot be drawn is left out, never the failure's cause.
+    return null;
+  }
+}
+
+/**
+ * The picture of a chain of crashed runs (crash-recovery.ts: crashStory) and the last run after
+ * them, which performed `lastEffects` and was judged with `problem`.
+ */
+export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem: string): Picture | null {
+  try {
+    const told: RunTold[] = [];
+    for (const c of crashes) {
+      const killed = killedAt(locateCrash(c.run.trace, c.cut.at).words);
+      if (!killed) return null;
+      told.push({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed });
+    }
+    told.push({});
+    const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
+    return runsPicture("run", told, [...before, ...lastEffects], problem);
+  } catch {
+    return null;
+  }
+}
+
+/** Where a crash landed, read from locateCrash's words (the story's); null for words it does not know. */
+export function killedAt(words: string): PictureRun["killed"] | null {
+  const n = (m: RegExpMatchArray) => Number(m[1]);
+  let m: RegExpMatchArray | null;
+  if (words === "before step 1 started") return { step: 1, at: "before", words };
+  if (words === "before it ran any step") return { step: 0, at: "after", words };
+  if ((m = words.match(/^during its recovery, before its first step, step (\d+)$/))) return { step: n(m), at: "before", words };
+  if ((m = words.match(/^inside runStep\((\d+)\), before its side effect$/))) return { step: n(m), at: "in-step", words };
+  if ((m = words.match(/^at the boundary after step (\d+)$/))) return { step: n(m), at: "after", words };
+  if ((m = words.match(/^after step (\d+)'s side effect, before its checkpoint was complete$/))) return { step: n(m), at: "in-window", words };
+  return null;
+}
+
+/**
+ * What the judge's `problem` names (ledger.ts judgeRecord, the split and budget checks): a step
+ * that never ran, ran too often or on a wrong state, or a run whose steps or output were wrong.
+ * `says` is its first clause, in its own words.
+ */
+export function wrongOf(problem: string, unit: RunsPicture["unit"]): PictureWrong | undefined {
+  const says = problem.split(/: (?=[a-z])/)[0]!;
+  let m: RegExpMatchArray | null;
+  // The record it holds is the picture itself.
+  if ((m = problem.match(/^step (\d+) never ran\b/))) return { step: Number(m[1]), says: `step ${m[1]} never ran` };
+  if ((m = problem.match(/^step (\d+) ran \d+ times \(in /))) return { step: Number(m[1]), says };
+  if ((m = problem.match(/^step (\d+) ran \(in (?:run|session) (\d+)\) with /))) return { step: Number(m[1]), run: Number(m[2]), says };
+  if ((m = problem.match(new RegExp(`^(?:the record shows )?${unit} (\\d+)\\b[^:;]*? ran steps \\[`)))) return { run: Number(m[1]), says: problem };
+  // A run's own complaint: "in run 2, runTask returned ..." (max-steps), "session 2: `session ...` printed ..." (the splits).
+  if ((m = problem.match(new RegExp(`^(?:in ${unit} (\\d+), |${unit} (\\d+): )`)))) return { run: Number(m[1] ?? m[2]), says: problem };
+  return { says };
+}
