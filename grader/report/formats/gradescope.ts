@@ -4,16 +4,18 @@
 // The top-level `score` is the core score, as `npm run grade` reports it; Gradescope then shows it
 // instead of the sum of the tests. Bonus checks are listed as tests too, named "(bonus)" and with
 // their own points, so students see them, but they are not in `score`. Gradescope accepts
-// fractions, so points are written as the rubric has them.
+// fractions, so points are written as the rubric has them. A failed test with a picture is in
+// Gradescope's "html" output format: the picture inline, then the story (gradescope-html.ts).
 import type { Report } from "../report.js";
 import { checkText, selectedDeliverables, type ReportFormat } from "./format.js";
+import { gradescopeHtmlOutput } from "./gradescope-html.js";
 
 export interface GradescopeResults {
   score: number;
   execution_time: number;
   output: string;
   stdout_visibility: "visible" | "hidden";
-  tests: { name: string; score: number; max_score: number; status: "passed" | "failed"; output: string; visibility: "visible" }[];
+  tests: { name: string; score: number; max_score: number; status: "passed" | "failed"; output: string; output_format?: "html"; visibility: "visible" }[];
 }
 
 /** The results.json of the report, for the deliverables `only` names (all when none). */
@@ -25,7 +27,9 @@ export function gradescopeResults(report: Report, only: string[] = []): Gradesco
       score: c.points,
       max_score: c.maxPoints,
       status: c.status === "passed" ? ("passed" as const) : ("failed" as const),
-      output: c.status === "passed" ? (c.message ? `Passed. ${c.message}` : "Passed.") : checkText(c),
+      output: c.status === "passed" ? (c.message ? `Passed. ${c.message}` : "Passed.") : c.picture ? gradescopeHtmlOutput(c) : checkText(c),
+      // A failure with a picture is HTML, so the picture shows on the test; any other output is plain text.
+      ...(c.status !== "passed" && c.picture ? { output_format: "html" as const } : {}),
       visibility: "visible" as const,
     })),
   );
