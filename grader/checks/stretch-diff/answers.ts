@@ -3,7 +3,9 @@ import { describeResult } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { showState } from "../../grading/states.js";
-import { explainDivergence, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
+import type { Picture } from "../../report/picture.js";
+import { answerPicture } from "./diff-picture.js";
+import { explainDivergence, isPathList, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
 
 /** Two histories to compare: `a[i]` and `b[i]` are the states after step i + 1. */
 export interface DiffCase {
@@ -19,12 +21,17 @@ export function divergeStep(a: readonly unknown[], b: readonly unknown[]): Scena
   return { call: "firstDivergence", args: [a, b], want: "value" };
 }
 
-/** Calls firstDivergence on every case in one scenario; the story of the first wrong answer, or null when all are right. */
-export async function firstWrongAnswer(box: Sandbox, cases: DiffCase[], judged: Judged): Promise<string | null> {
+/**
+ * Calls firstDivergence on every case in one scenario; the story of the first wrong answer, or
+ * null when all are right. With `draw`, also says how to draw that answer beside its histories.
+ */
+export async function firstWrongAnswer(box: Sandbox, cases: DiffCase[], judged: Judged, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string | null> {
   const { results } = await box.run("diff", { steps: cases.map((c) => divergeStep(c.a, c.b)) });
   for (const [i, c] of cases.entries()) {
     const problem = judgeAnswer(results[i]!, c.a, c.b, judged);
-    if (problem) return `Given the histories\n  a = ${showState(c.a, 200)}\n  b = ${showState(c.b, 200)}\n${problem}.`;
+    if (!problem) continue;
+    opts.draw?.(() => answerPicture({ call: "firstDivergence(a, b)", names: ["a", "b"], a: c.a, b: c.b, result: results[i]!, judged }));
+    return `Given the histories\n  a = ${showState(c.a, 200)}\n  b = ${showState(c.b, 200)}\n${problem}.`;
   }
   return null;
 }
@@ -59,9 +66,4 @@ function comparePaths(call: string, paths: Path[], expected: Divergence): string
   const wanted = expected.paths.length <= 8 ? `the paths ${showPaths(expected.paths)}` : `${expected.paths.length} paths`;
   const returned = paths.length === 0 ? "an empty list of paths" : `the paths ${showPaths(paths)}`;
   return `${call} returned step ${expected.step} with ${returned}; expected ${wanted} (in any order): ${parts.join("; ")}`;
-}
-
-/** True for an array of paths, each an array of strings and numbers. */
-function isPathList(paths: unknown): paths is Path[] {
-  return Array.isArray(paths) && paths.every((p) => Array.isArray(p) && p.every((k) => typeof k === "string" || typeof k === "number"));
 }

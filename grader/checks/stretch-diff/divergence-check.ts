@@ -11,7 +11,7 @@ export function divergenceCheck(id: string, judged: Judged): CheckDefinition {
     id,
     async run(ctx) {
       const box = ctx.sandbox();
-      const found = await findCounterexample(ctx, diffCases(), (cases) => firstWrongAnswer(box, cases, judged), { numRuns: 60, examples: [HAND_CASES] });
+      const found = await findCounterexample(ctx, diffCases(), (cases) => firstWrongAnswer(box, cases, judged, { draw: (p) => ctx.draw(p) }), { numRuns: 60, examples: [HAND_CASES] });
       return found ? ctx.failed(found.story, found.path) : ctx.passed();
     },
   };

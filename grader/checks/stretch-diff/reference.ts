@@ -9,6 +9,11 @@ export interface Divergence {
   paths: Path[];
 }
 
+/** True for an array of paths, each an array of strings and numbers. */
+export function isPathList(paths: unknown): paths is Path[] {
+  return Array.isArray(paths) && paths.every((p) => Array.isArray(p) && p.every((k) => typeof k === "string" || typeof k === "number"));
+}
+
 /** The first step (from 1) at which histories `a` and `b` differ, with every smallest path where they do; null when equal. */
 export function referenceDivergence(a: readonly unknown[], b: readonly unknown[]): Divergence | null {
   const steps = Math.max(a.length, b.length);
@@ -60,8 +65,8 @@ export function showPaths(paths: readonly unknown[], max = 8): string {
   return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
 }
 
-/** Orders paths key by key (indices by number), a shorter path before those it leads to. */
-function byPath(p: unknown, q: unknown): number {
+/** Orders paths key by key (indices by number), a shorter path before those it leads to: the order messages list them in. */
+export function byPath(p: unknown, q: unknown): number {
   const [x, y] = [Array.isArray(p) ? p : [p], Array.isArray(q) ? q : [q]];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     const [u, v] = [x[i], y[i]];

@@ -7,6 +7,7 @@ import { describeResult } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { divergeStep, judgeAnswer } from "./answers.js";
+import { answerPicture, loadedPicture } from "./diff-picture.js";
 import { referenceDivergence, showPaths } from "./reference.js";
 
 const PROMPT_B = "Summarise the incident report, two findings per step.";
@@ -32,19 +33,38 @@ export const twoPrompts: CheckDefinition = {
       divergeStep(a!, again!),
     ];
     const { results } = await ctx.sandbox().run("diff", { steps });
+    const histories = [a!, b!, again!];
     const recorded = RUNS.map((run, i) => checkRecorded(results[i]!, run.label)).find(Boolean);
-    const loaded = RUNS.map((run, i) => checkLoaded(results[3 + i]!, [a, b, again][i]!, run.label)).find(Boolean);
-    const diverged =
-      judgeAnswer(results[6]!, a!, b!, "paths", "firstDivergence(history A, history B)") ??
-      judgeAnswer(results[7]!, a!, again!, "paths", "firstDivergence(history A, history A run again)");
+    const loads = RUNS.map((run, i) => checkLoaded(results[3 + i]!, histories[i]!, run.label));
+    const loaded = loads.find(Boolean);
+    const compared = COMPARED.map((c, i) => ({ ...c, a: a!, b: histories[c.with]!, result: results[6 + i]!, judged: "paths" as const }));
+    const answers = compared.map((c) => judgeAnswer(c.result, c.a, c.b, "paths", c.call));
+    const diverged = answers.find(Boolean);
     const problem = recorded ?? loaded ?? diverged;
     if (!problem) return ctx.passed();
+    if (!recorded) {
+      // The picture of the problem the story tells: the history loaded wrong, else the wrong answer.
+      const load = loads.findIndex(Boolean);
+      const call = `loadHistory(historyDir) for ${RUNS[load]?.label}`;
+      ctx.draw(() => (load >= 0 ? loadedPicture(call, returned(results[3 + load]!), histories[load]!) : answerPicture(compared[answers.findIndex(Boolean)]!)));
+    }
     const setting =
       `recordHistory ran the lab task (${a!.length} steps) with prompt A ${JSON.stringify(DEFAULT_PROMPT)} into an empty folder, ` +
       `with prompt B ${JSON.stringify(PROMPT_B)} into another, and with prompt A again into a third; then a fresh process loaded each history back and compared them.`;
     return ctx.failed(`${setting}\n${problem}.`);
   },
 };
+
+/** The two comparisons, as messages name them: A with B (they part ways) and A with A run again (they never do). */
+const COMPARED = [
+  { call: "firstDivergence(history A, history B)", names: ["history A", "history B"], with: 1 },
+  { call: "firstDivergence(history A, history A run again)", names: ["history A", "history A run again"], with: 2 },
+] as const;
+
+/** The value a call returned (undefined when it did not return). */
+function returned(r: CallResult): unknown {
+  return r.status === "returned" ? r.value.value : undefined;
+}
 
 /** Null when recordHistory returned; otherwise what it did. */
 function checkRecorded(r: CallResult, label: string): string | null {
