@@ -25,10 +25,10 @@ function text(lines: string[], x: number, y: number, cls: string, extra = ""): s
 /** The x of the left edge of step `step`'s column. */
 const colX = (step: number) => LABEL_W + (step - 1) * CELL;
 
-/** A run's label in the lane: "run 1, maxSteps 4", "session 2, --max-steps 4". */
+/** A run's label in the lane, short enough for its column: "run 1, max 4", "session 2, max 4". */
 function laneLabel(picture: RunsPicture, i: number): string {
   const budget = picture.runs[i]!.budget;
-  return `${runLabel(picture, i)}${budget === undefined ? "" : `, ${picture.unit === "session" ? "--max-steps" : "maxSteps"} ${budget}`}`;
+  return `${runLabel(picture, i)}${budget === undefined ? "" : `, max ${budget}`}`;
 }
 
 /** One step a run performed, as a cell: ran, ran again ("×2", dashed) or counted against the target ("✗"). */
