@@ -87,7 +87,7 @@ function allRows(picture: LanesPicture, c: Colors): Row[] {
     if (!load) return ["│", c.dim];
     return load.wrong ? [`✗ ${loadLabel(load)}`, (t) => c.red(c.bold(t))] : [`→ ${loadLabel(load)}`, c.green];
   };
-  const changedLines = (load?: LanesLoad) => (load?.changed ?? []).map((what) => `↳ then the reader's loadCheckpoint ${what}`);
+  const changedLines = (load?: LanesLoad) => (load?.changed ?? []).map((what) => `↳ the reader's load ${what}`);
   const marked = (n: number) => (failure.kind === "load" || failure.kind === "writer" ? failure.afterStep === n : false);
   const row = (label: string, mark: boolean, writer: string | undefined, load: LanesLoad | undefined, text: string, paint: Paint, steps: number): Row => ({
     cells: [[mark ? "✗" : " ", (t) => c.red(c.bold(t))], [label, mark ? (t) => c.red(c.bold(t)) : c.dim], join(lanesOf(writer)), readerCell(load)],

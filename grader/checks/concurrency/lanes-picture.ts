@@ -40,7 +40,7 @@ function build({ setup, exec, pids, clockMs }: LanesInput): LanesPicture | null 
   for (const [i, load] of seen.entries()) {
     const wrong = (problem.kind === "load" || problem.kind === "final") && i === seen.length - 1;
     if (load.afterStep !== 0 && !drawn.has(load.afterStep) && !wrong) continue;
-    const drawnLoad = loadOf(load, words);
+    const drawnLoad = loadOf(load, setup.old, words);
     if (!drawnLoad) return null;
     loads.push(wrong ? { ...drawnLoad, wrong: true } : drawnLoad);
   }
@@ -70,7 +70,7 @@ function shownSteps(exec: Execution, afterStep: number, words: (text: string) =>
 }
 
 /** What one load returned, as the drawings label it; null when an allowed state has a name this does not know. */
-function loadOf(load: LoadSeen, words: (text: string) => string): LanesLoad | null {
+function loadOf(load: LoadSeen, old: Setup["old"], words: (text: string) => string): LanesLoad | null {
   const base = { afterStep: load.afterStep, ...(load.final ? { final: true } : {}) };
   const changed = load.changed?.map((n) => words(`${n.removed ? "removed" : "changed"} ${shownName(n.name)}`));
   const extra = changed?.length ? { changed } : {};
@@ -84,6 +84,9 @@ function loadOf(load: LoadSeen, words: (text: string) => string): LanesLoad | nu
     if (name === undefined) return null;
     if (!states.includes(name)) states.push(name);
   }
+  // A load judged against the writers' states alone (the final one) may still be null or the old state: said so.
+  if (!states.length && r.status === "returned" && r.value.isNull) states.push("null");
+  if (!states.length && old && checkLoad(r, [{ label: "the old state", state: old.state }]) === null) states.push("old");
   if (states.length) return { ...base, saw: "state", states, ...extra };
   if (r.status === "threw") return { ...base, saw: "threw", error: r.error.name, ...extra };
   return { ...base, saw: r.status === "returned" ? "other" : "no answer", ...extra };

@@ -132,6 +132,21 @@ describe("the picture of writers and a reader in lanes", () => {
     expect(picture.before).toBeNull();
   });
 
+  test("a wrong final state: the final load is drawn after the last step, marked, and says it returned the old state", () => {
+    const calls = ["A: writeFileSync writes 19 bytes to checkpoint.json.tmp-a", "B: writeFileSync writes 19 bytes to checkpoint.json.tmp-b"];
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [2, returned({ step: 1 })]], { kind: "final", afterStep: 2 });
+    const written = during(SETUP).slice(1);
+    exec.loadsSeen!.push({ afterStep: 2, final: true, result: returned({ step: 1 }), allowed: written });
+    exec.problem!.text = `checkpoint.json held 10 bytes, and the reader's ${checkLoad(returned({ step: 1 }), written)}`;
+    const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
+    expect(picture.loads.at(-1)).toMatchObject({ afterStep: 2, final: true, wrong: true, saw: "state", states: ["old"] });
+    expect(picture.loads.filter((l) => l.wrong)).toHaveLength(1);
+    const lines = lanesLines(picture, { width: 80, indent: 6, c: pc.createColors(false) });
+    expect(lines).toContainEqual(expect.stringMatching(/^ {6}✗ +end +│ │ +✗ old +\(once every writer had returned\)$/));
+    const failure = lines.slice(lines.findIndex((l) => l.startsWith("      ✗ once"))).join(" ").replace(/\s+/g, " ");
+    expect(failure).toBe(" ✗ once every writer had returned: the reader's loadCheckpoint returned {\"step\":1}");
+  });
+
   test("no picture when the record cannot say for sure: the last load was judged right, or an allowed state has a name the picture does not know; and never a throw", () => {
     const { exec } = sharedTemp();
     const right = { ...exec, loadsSeen: exec.loadsSeen!.slice(0, 2), problem: { ...exec.problem!, afterStep: 6 } };
