@@ -10,7 +10,7 @@ import { diffWords } from "./svg-diff-words.js";
 import { wrapText } from "./wrap.js";
 
 /** The drawing's width in px, and the width of a character of its 12 px monospace text. */
-const WIDTH = 460;
+const WIDTH = 400;
 const CH = 7.2;
 const LINE = 16;
 /** The step axis, and the two lanes right of it with a gap between them for "≠". */
@@ -67,7 +67,8 @@ function rowSvg(picture: DiffPicture, row: DiffRow, y: number): { svg: string; h
 /** A run of steps not drawn: one dashed band across both lanes, "the same" before the divergence. */
 function spanSvg(picture: DiffPicture, from: number, to: number, same: boolean, y: number): { svg: string; height: number } {
   const words = `${stepsWord(from, to)}${same ? `: the same in ${picture.a.name} and ${picture.b.name}` : ": after the first divergence"}`;
-  const svg = `<g class="span ${same ? "same" : "after"}" data-from="${from}" data-to="${to}"><rect x="${LANE_A}" y="${y}" width="${WIDTH - 4 - LANE_A}" height="${CELL_HEIGHT}" rx="3"/>${text([clip(words, WIDE_CHARS)], LANE_A + 6, y + 16, "span-label")}</g>`;
+  const steps = text([from === to ? String(from) : `${from}-${to}`], AXIS_X - 8, y + 16, "step-number", ' text-anchor="end"');
+  const svg = `<g class="span ${same ? "same" : "after"}" data-from="${from}" data-to="${to}">${steps}<rect x="${LANE_A}" y="${y}" width="${WIDTH - 4 - LANE_A}" height="${CELL_HEIGHT}" rx="3"/>${text([clip(words, WIDE_CHARS)], LANE_A + 6, y + 16, "span-label")}</g>`;
   return { svg, height: CELL_HEIGHT + 6 };
 }
 
@@ -133,7 +134,7 @@ export function diffSvg(picture: DiffPicture): string {
 
 /** The picture's rules in the page's one stylesheet (html/style.ts), under `svg.diff`, using its colour variables. */
 export const DIFF_STYLE = `
-svg.diff { display: block; width: 100%; max-width: 560px; height: auto; }
+svg.diff { display: block; width: 100%; max-width: 500px; height: auto; }
 svg.diff text { fill: var(--fg); font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 svg.diff .pic-call { font-weight: 700; }
 svg.diff .lane-head, svg.diff .step-number, svg.diff .span-label { fill: var(--muted); }
