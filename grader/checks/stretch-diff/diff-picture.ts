@@ -39,9 +39,10 @@ export function answerPicture(record: AnswerRecord): DiffPicture | null {
   }
 }
 
-/** The picture of a history loadHistory gave back beside the task's own states; null when it is not an array or does not differ from them. */
-export function loadedPicture(call: string, got: unknown, expected: readonly unknown[]): DiffPicture | null {
+/** The picture of the history loadHistory gave back (`result`) beside the task's own states; null when it returned no array or one that does not differ from them. */
+export function loadedPicture(call: string, result: CallResult, expected: readonly unknown[]): DiffPicture | null {
   try {
+    const got = result.status === "returned" ? result.value.value : undefined;
     if (!Array.isArray(got)) return null;
     const divergence = referenceDivergence(got, expected);
     return divergence && histories(call, ["loaded", "the task's"], got, expected, divergence, undefined);

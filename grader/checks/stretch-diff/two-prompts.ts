@@ -46,7 +46,7 @@ export const twoPrompts: CheckDefinition = {
       // The picture of the problem the story tells: the history loaded wrong, else the wrong answer.
       const load = loads.findIndex(Boolean);
       const call = `loadHistory(historyDir) for ${RUNS[load]?.label}`;
-      ctx.draw(() => (load >= 0 ? loadedPicture(call, returned(results[3 + load]!), histories[load]!) : answerPicture(compared[answers.findIndex(Boolean)]!)));
+      ctx.draw(() => (load >= 0 ? loadedPicture(call, results[3 + load]!, histories[load]!) : answerPicture(compared[answers.findIndex(Boolean)]!)));
     }
     const setting =
       `recordHistory ran the lab task (${a!.length} steps) with prompt A ${JSON.stringify(DEFAULT_PROMPT)} into an empty folder, ` +
@@ -60,11 +60,6 @@ const COMPARED = [
   { call: "firstDivergence(history A, history B)", names: ["history A", "history B"], with: 1 },
   { call: "firstDivergence(history A, history A run again)", names: ["history A", "history A run again"], with: 2 },
 ] as const;
-
-/** The value a call returned (undefined when it did not return). */
-function returned(r: CallResult): unknown {
-  return r.status === "returned" ? r.value.value : undefined;
-}
 
 /** Null when recordHistory returned; otherwise what it did. */
 function checkRecorded(r: CallResult, label: string): string | null {

@@ -98,14 +98,15 @@ describe("the picture of a wrong answer of firstDivergence", () => {
     expect(answerPicture({ call: "firstDivergence(a, b)", names: ["a", "b"], a: unreadable, b: c.b, result: returned(null), judged: "step" })).toBeNull();
   });
 
-  test("a history loadHistory gave back sorted by name: the picture diverges at the step the story names, where the task's state is not the loaded one; no picture for one that is not an array or is right", () => {
+  test("a history loadHistory gave back sorted by name: the picture diverges at the step the story names, where the task's state is not the loaded one; no picture for one that is not an array, is right, or was not returned", () => {
     const sorted = [A[0], A[9], ...A.slice(1, 9)];
-    const picture = loadedPicture("loadHistory(historyDir) for prompt A", sorted, A)!;
+    const picture = loadedPicture("loadHistory(historyDir) for prompt A", returned(sorted), A)!;
     expect(picture).toMatchObject({ step: 2, a: { name: "loaded", steps: 10 }, b: { name: "the task's", steps: 10 } });
     expect(picture.answer).toBeUndefined();
     expect(picture.paths.length + picture.morePaths).toBe(referenceDivergence(sorted, A)!.paths.length);
-    expect(loadedPicture("loadHistory", { 0: A[0] }, A)).toBeNull();
-    expect(loadedPicture("loadHistory", A, A)).toBeNull();
+    expect(loadedPicture("loadHistory", returned({ 0: A[0] }), A)).toBeNull();
+    expect(loadedPicture("loadHistory", returned(A), A)).toBeNull();
+    expect(loadedPicture("loadHistory", { status: "threw", error: { name: "Error", message: "no", notImplemented: false } }, A)).toBeNull();
   });
 });
 
