@@ -14,7 +14,7 @@ import { renderHtmlReport } from "../report/html/render.js";
 import { HOLDS_LABEL, pictureWords } from "../report/html/picture-words.js";
 import { filePreview, type CallsPicture } from "../report/picture.js";
 import type { CheckReport, Report } from "../report/report.js";
-import { launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
+import { checksReachedByTab, launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
 import { composeTarget, grade, type GradeRun } from "./support/grade.js";
 
 const SEE_EACH_CRASH = "See each crash: .grade/report.html";
@@ -114,19 +114,7 @@ describe("the HTML report of a grade", () => {
       const { run, file } = pages[name];
       const ids = run.report!.deliverables.flatMap((d) => d.checks.map((c) => c.id));
       const { page, context } = await open(file);
-      const reached = new Set<string>();
-      const focusables = (await page.evaluate("document.querySelectorAll('a[href], button, summary').length")) as number;
-      for (let i = 0; i < focusables + 2 && reached.size < ids.length; i++) {
-        await page.keyboard.press("Tab");
-        const focused = (await page.evaluate(
-          "(() => { const e = document.activeElement; const c = e && e.closest('[data-check]'); return c && e.tagName === 'SUMMARY' ? { id: c.getAttribute('data-check'), outline: getComputedStyle(e).outlineStyle } : null; })()",
-        )) as { id: string; outline: string } | null;
-        if (focused) {
-          expect(focused.outline, focused.id).toBe("solid");
-          reached.add(focused.id);
-        }
-      }
-      expect([...reached].sort(), name).toEqual([...ids].sort());
+      expect(await checksReachedByTab(page, ids), name).toEqual([...ids].sort());
       await context.close();
     }
   });

@@ -63,3 +63,32 @@ export async function screenshots(browser: Browser, name: string, file: string):
     }
   return overflowing;
 }
+
+/** The checks pressing Tab from the top of the open page reaches (their <summary>), each with a solid focus ring; throws on one without. */
+export async function checksReachedByTab(page: Page, ids: string[]): Promise<string[]> {
+  const reached = new Set<string>();
+  const focusables = (await page.evaluate("document.querySelectorAll('a[href], button, summary').length")) as number;
+  for (let i = 0; i < focusables + 2 && reached.size < ids.length; i++) {
+    await page.keyboard.press("Tab");
+    const focused = (await page.evaluate(
+      "(() => { const e = document.activeElement; const c = e && e.closest('[data-check]'); return c && e.tagName === 'SUMMARY' ? { id: c.getAttribute('data-check'), outline: getComputedStyle(e).outlineStyle } : null; })()",
+    )) as { id: string; outline: string } | null;
+    if (focused) {
+      if (focused.outline !== "solid") throw new Error(`${focused.id} has focus with no visible ring (outline ${focused.outline})`);
+      reached.add(focused.id);
+    }
+  }
+  return [...reached].sort();
+}
+
+/** Clicks the Copy button of check `id` with clipboard access granted, and returns what the clipboard then holds. */
+export async function copiedReplay(browser: Browser, file: string, id: string): Promise<string> {
+  const opened = await openPage(browser, file);
+  await opened.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const button = opened.page.locator(`details[data-check="${id}"] button.copy`);
+  await button.click();
+  for (let i = 0; i < 50 && (await button.getAttribute("data-copied")) !== "clipboard"; i++) await opened.page.waitForTimeout(20);
+  const text = (await opened.page.evaluate("navigator.clipboard.readText()")) as string;
+  await opened.context.close();
+  return text;
+}
