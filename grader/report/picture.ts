@@ -18,7 +18,8 @@ export type Picture = CallsPicture | RunsPicture | LanesPicture | DiffPicture;
 
 /**
  * One call of the target crashed among its file-system calls (phase1.crash-safety, stale-temp,
- * power-loss): the calls in the order they ran, where the crash fell, and the folder after it.
+ * power-loss), or met a disk that said no at one of them (disk-faults): the calls in the order
+ * they ran, where the crash or the fault fell, and the folder after it.
  */
 export interface CallsPicture {
   kind: "calls";
@@ -33,10 +34,12 @@ export interface CallsPicture {
   /**
    * Where the crash fell: after the first `afterOps` calls (0: before the first). When `written`
    * is set, inside call `afterOps + 1` (a write), after `written` of its `bytes` reached the file.
-   * `how`: the process was killed, or the power was cut.
+   * `how`: the process was killed, or the power was cut; or, with "fault", the disk said no at
+   * call `afterOps + 1` (`fault`: "ENOSPC", "EIO", "short write"; `written`: how many of a
+   * write's bytes it wrote) and the process went on: the calls after it ran.
    */
-  cut: { afterOps: number; written?: number; how: "killed" | "power cut" };
-  /** The folder after the crash: each file, its size, and what it holds. */
+  cut: { afterOps: number; written?: number; how: "killed" | "power cut" | "fault"; fault?: string };
+  /** The folder after the crash (after a fault, after the call): each file, its size, and what it holds. */
   after: PictureFile[];
   /** The folder when the call began, drawn beside `after` in the HTML report. */
   before?: PictureFile[];

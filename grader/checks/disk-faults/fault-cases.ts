@@ -18,7 +18,9 @@ import { fraction, jsonState, showState, type JsonState } from "../../grading/st
 import type { Verdict } from "../../grading/verdict.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, Fault, FaultPoint, ScenarioStep } from "../../sandbox/messages/scenario.js";
+import type { Picture } from "../../report/picture.js";
 import { NONE, type OldState } from "../phase1/crash-window.js";
+import { faultedCallPicture } from "./fault-picture.js";
 
 /** One sample: the checkpoint before (or none), the state saved when the disk says no, the one saved after, and byte fractions. */
 export interface FaultSample {
@@ -59,7 +61,7 @@ export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<V
       if (faults.length > 0) metPoints = true;
       for (const fault of faults) {
         ctx.countCrashStates(1);
-        const story = await runFault(box, sample, fault, points, kind);
+        const story = await runFault(box, sample, fault, points, kind, { draw: (p) => ctx.draw(p) });
         if (story) return `${story}\n${kind.hint}`;
       }
       return null;
@@ -76,15 +78,22 @@ export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<V
   return ctx.passed(metPoints ? undefined : kind.nonePassed);
 }
 
-/** Runs one fault and judges what followed it: null when it is right, else its story. */
-export async function runFault(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], kind: FaultKind): Promise<string | null> {
+/** Runs one fault and judges what followed it: null when it is right, else its story; with `draw`, also draws its picture (the faulted call's calls, the fault among them, the folder after it). */
+export async function runFault(
+  box: Sandbox,
+  sample: FaultSample,
+  fault: Fault,
+  points: FaultPoint[],
+  kind: FaultKind,
+  opts: { draw?: (picture: () => Picture | null) => void } = {},
+): Promise<string | null> {
   const { old, next, after } = sample;
   const steps: ScenarioStep[] = [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, load(), restart, load(), write(after), load(), restart, load()];
   const run = await box.run("checkpoint", { steps }, { record: kind.eventually });
   const r = run.results.slice(before(old).length);
   const [call, sameLoad, newLoad, afterWrite, afterLoad, lastLoad] = r as [CallResult, CallResult, CallResult, CallResult, CallResult, CallResult];
   const allowed = allowedAfter(call, old, next, old === NONE ? await absentOutcome(box) : undefined);
-  const tell = async (what: string) => `${await setting(box, sample, fault, points, call)}\n${what}`;
+  const tell = async (what: string) => `${await setting(box, sample, fault, points, call, opts.draw)}\n${what}`;
   const sameProblem = checkLoad(sameLoad, allowed);
   if (sameProblem) return tell(`Then, in the same process, ${sameProblem}${returnedNote(call)}.`);
   const newProblem = checkLoad(newLoad, allowed);
@@ -122,10 +131,18 @@ function returnedNote(call: CallResult): string {
   return call.status === "returned" ? " (atomicCheckpoint returned normally, so the new state must be saved: it must throw whenever it may not be)" : "";
 }
 
-/** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ..." */
-async function setting(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], call: CallResult): Promise<string> {
+/**
+ * "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ...";
+ * with `draw`, the run whose disk it lists is recorded, and its picture drawn from it.
+ */
+async function setting(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], call: CallResult, draw?: (picture: () => Picture | null) => void): Promise<string> {
   const { old, next } = sample;
-  const disk = await box.run("checkpoint", { steps: [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }] }, { listDisk: true });
+  const disk = await box.run("checkpoint", { steps: [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }] }, { listDisk: true, record: draw !== undefined });
+  if (draw) {
+    const unfaulted = await box.run("checkpoint", { steps: [...before(old), write(next)] }, { record: true });
+    const runs = { faulted: disk, unfaulted, callsBefore: before(old).length, fault, call: `atomicCheckpoint(path, ${showState(next, 60)})` };
+    draw(() => faultedCallPicture(runs));
+  }
   const where = old === NONE ? "With no checkpoint on disk" : `With the old checkpoint ${showState(old, 60)} on disk`;
   const outcome = call.status === "returned" ? "atomicCheckpoint returned normally" : describeResult("atomicCheckpoint", call);
   return `${where}, atomicCheckpoint(path, ${showState(next, 60)}) ran on a disk that said no: ${describeFault(fault, points)}.\n${outcome}. On disk after it: ${describeDisk(disk.disk!)}.`;

@@ -4,7 +4,7 @@
 // never reached it, marked by a dashed outline and the words "never written" (not by colour alone).
 import type { CallsPicture, PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
-import { HOLDS_LABEL } from "./picture-words.js";
+import { afterWords, HOLDS_LABEL } from "./picture-words.js";
 
 /** One file: name, size, badge, and its preview when the picture has one. */
 function fileItem(file: PictureFile): string {
@@ -32,8 +32,7 @@ function folder(heading: string, files: PictureFile[], side: "before" | "after")
 /** The two folders of a "calls" picture, or "" when it has no folder before the call (an older report). */
 export function foldersHtml(picture: CallsPicture): string {
   if (!picture.before) return "";
-  const after = picture.cut.how === "killed" ? "After the crash" : "After the power cut";
-  return `<div class="folders">${folder("When the call began", picture.before, "before")}${folder(after, picture.after, "after")}</div>`;
+  return `<div class="folders">${folder("When the call began", picture.before, "before")}${folder(afterWords(picture.cut.how), picture.after, "after")}</div>`;
 }
 
 /** The folders' rules in the page's one stylesheet. */

@@ -1,11 +1,13 @@
 // A failure's picture (report/picture.ts, kind "calls") as inline SVG: the call's file-system
 // calls in a column, in the order they ran; the crash marker between two of them, or inside a
 // write with a bar of how many of its bytes reached the file; then the folder after the crash,
-// each file with its size and a label of what it holds. Colours come from the page's stylesheet
-// (light and dark), and every state has a second cue: a dashed outline, a word, a label.
+// each file with its size and a label of what it holds. A fault outlines the call the disk said no
+// to, with a bar of the bytes a write wrote and a ✗ label; the calls after it ran, drawn solid.
+// Colours come from the page's stylesheet (light and dark), and every state has a second cue: a
+// dashed outline, a word, a label.
 import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
-import { HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
+import { afterWords, faultLabel, HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
 import { diffSvg } from "./svg-diff.js";
 import { lanesSvg } from "./svg-lanes.js";
 import { runsSvg } from "./svg-runs.js";
@@ -36,18 +38,47 @@ function marker(picture: CallsPicture, y: number): string {
   return `<g class="cut" data-cut="" data-after-ops="${afterOps}" data-how="${esc(how)}"><line x1="2" y1="${y}" x2="${WIDTH - 2}" y2="${y}"/>${patch}${text([label], BOX_X + 8, y + 4, "cut-label")}</g>`;
 }
 
-/** The crash inside a write: a bar of the write's bytes filled as far as they reached the file, and the marker at that point. */
-function writeBar(picture: CallsPicture, bytes: number, y: number): string {
-  const written = picture.cut.written ?? 0;
+/** A bar of a write's `bytes`, filled as far as `written` of them went, with a line where they stop. */
+function bytesBar(written: number, bytes: number, y: number): string {
   const filled = bytes > 0 ? Math.round((BAR_WIDTH * Math.min(written, bytes)) / bytes) : 0;
-  const how = picture.cut.how === "killed" ? "✂ killed" : "⚡ power cut";
   return [
-    `<g class="cut" data-cut="" data-after-ops="${picture.cut.afterOps}" data-written="${written}" data-how="${esc(picture.cut.how)}">`,
     `<rect class="bar-bg" x="${TEXT_X}" y="${y}" width="${BAR_WIDTH}" height="10" rx="2"/>`,
     `<rect class="bar-fill" x="${TEXT_X}" y="${y}" width="${filled}" height="10" rx="2"/>`,
     `<line x1="${TEXT_X + filled}" y1="${y - 4}" x2="${TEXT_X + filled}" y2="${y + 14}"/>`,
     text([`${written} of ${bytesWord(bytes)}`], TEXT_X + BAR_WIDTH + 8, y + 9, "bar-label"),
+  ].join("");
+}
+
+/** The crash inside a write: a bar of the write's bytes filled as far as they reached the file, and the marker at that point. */
+function writeBar(picture: CallsPicture, bytes: number, y: number): string {
+  const written = picture.cut.written ?? 0;
+  const how = picture.cut.how === "killed" ? "✂ killed" : "⚡ power cut";
+  return [
+    `<g class="cut" data-cut="" data-after-ops="${picture.cut.afterOps}" data-written="${written}" data-how="${esc(picture.cut.how)}">`,
+    bytesBar(written, bytes, y),
     text([`${how} inside this write`], TEXT_X, y + 28, "cut-label"),
+    "</g>",
+  ].join("");
+}
+
+/** The fault's label in lines that fit the call's box. */
+function faultLines(picture: CallsPicture): string[] {
+  return wrapText(`✗ ${faultLabel(picture)}`, TEXT_CHARS);
+}
+
+/** How much taller the faulted call's box is: the bar of a write's bytes, and the fault's label. */
+function faultHeight(picture: CallsPicture): number {
+  return (picture.cut.written !== undefined ? 22 : 0) + faultLines(picture).length * LINE + 4;
+}
+
+/** The fault inside the call the disk said no to: for a write, a bar of the bytes it wrote; and what the disk said. */
+function faultMark(picture: CallsPicture, bytes: number, y: number): string {
+  const { afterOps, written, fault } = picture.cut;
+  const bar = written !== undefined ? bytesBar(written, bytes, y) : "";
+  return [
+    `<g class="fault" data-fault="${esc(fault ?? "")}" data-after-ops="${afterOps}"${written !== undefined ? ` data-written="${written}"` : ""}>`,
+    bar,
+    text(faultLines(picture), TEXT_X, y + (bar ? 28 : 10), "fault-label"),
     "</g>",
   ].join("");
 }
@@ -89,8 +120,9 @@ export function pictureSvg(picture: Picture): string {
 function callsSvg(picture: CallsPicture): string {
   const words = pictureWords(picture);
   const numbers = opNumbers(picture);
-  const { afterOps, written } = picture.cut;
-  const inWrite = written !== undefined && afterOps < picture.ops.length;
+  const { afterOps, written, how } = picture.cut;
+  const faulted = how === "fault";
+  const inWrite = !faulted && written !== undefined && afterOps < picture.ops.length;
   const parts: string[] = [];
   const call = wrapText(picture.call, Math.floor((WIDTH - 8) / CH), 3);
   parts.push(text(call, 4, 16, "pic-call"));
@@ -100,8 +132,8 @@ function callsSvg(picture: CallsPicture): string {
     y += 22;
   };
   picture.ops.forEach((op, i) => {
-    if (i === afterOps && !inWrite) gap();
-    const state = i < afterOps ? "ran" : i === afterOps && inWrite ? "cut" : "not-run";
+    if (i === afterOps && !inWrite && !faulted) gap();
+    const state = i === afterOps && faulted ? "fault" : i < afterOps || faulted ? "ran" : i === afterOps && inWrite ? "cut" : "not-run";
     const skipped = skippedOf(op);
     if (skipped !== undefined) {
       parts.push(`<g class="op gap ${state}" data-op-index="${i}" data-skipped="${skipped}">${text([`⋯ ${skipped} more call${skipped === 1 ? "" : "s"} ⋯`], TEXT_X, y + 14, "op-text")}</g>`);
@@ -109,7 +141,7 @@ function callsSvg(picture: CallsPicture): string {
       return;
     }
     const lines = wrapText(op.bytes !== undefined ? `${op.what}, ${bytesWord(op.bytes)}` : op.what, TEXT_CHARS);
-    const bar = state === "cut" ? 40 : 0;
+    const bar = state === "cut" ? 40 : state === "fault" ? faultHeight(picture) : 0;
     const height = 10 + lines.length * LINE + bar;
     parts.push(
       `<g class="op ${state}" data-op-index="${i}"${op.bytes !== undefined ? ` data-bytes="${op.bytes}"` : ""}>`,
@@ -117,17 +149,18 @@ function callsSvg(picture: CallsPicture): string {
       text([String(numbers[i])], BOX_X - 6, y + 17, "op-number", ' text-anchor="end"'),
       text(lines, TEXT_X, y + 17, "op-text"),
       state === "cut" ? writeBar(picture, op.bytes ?? 0, y + 10 + lines.length * LINE) : "",
+      state === "fault" ? faultMark(picture, op.bytes ?? 0, y + 10 + lines.length * LINE) : "",
       "</g>",
     );
     y += height + 6;
   });
-  if (afterOps >= picture.ops.length && !inWrite) gap();
-  const notRun = picture.ops.length - afterOps - (inWrite ? 1 : 0);
+  if (afterOps >= picture.ops.length && !inWrite && !faulted) gap();
+  const notRun = faulted ? 0 : picture.ops.length - afterOps - (inWrite ? 1 : 0);
   if (notRun > 0) {
     parts.push(text(["dashed: never ran (the crash came first)"], TEXT_X, y + 12, "legend"));
     y += 20;
   }
-  parts.push(text([picture.cut.how === "killed" ? "The folder after the crash:" : "The folder after the power cut:"], 4, y + 20, "pic-heading"));
+  parts.push(text([`The folder ${afterWords(how).toLowerCase()}:`], 4, y + 20, "pic-heading"));
   y += 30;
   if (picture.after.length === 0) {
     parts.push(text(["(no file)"], TEXT_X, y + 12, "file-size"));
