@@ -5,12 +5,15 @@ import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
+import pc from "picocolors";
 import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { junit } from "../report/formats/junit.js";
 import { gradescopeResults } from "../report/formats/gradescope.js";
 import { markdown } from "../report/formats/markdown.js";
+import type { CallsPicture } from "../report/picture.js";
+import { pictureLines } from "../report/picture-lines.js";
 import { runnerResult } from "../report/formats/runner-result.js";
 import { sameCause, type CheckReport, type Report } from "../report/report.js";
 import { renderScoreboard } from "../report/terminal.js";
@@ -129,6 +132,18 @@ describe("report formats", () => {
     expect(md).not.toMatch(/^\s*```\s*\n\s*second line/m);
     expect(md).toMatch(/\| pipe\n\s*`\u200b``\n\s*second line/);
     expect(md).toContain("| time | 1 ms | 2 ms |");
+  });
+
+  test("Markdown draws a failure's picture as the terminal does without colour (80 columns), in the story's text block, above the story; a failure with no picture gets only its story", () => {
+    const picture: CallsPicture = { kind: "calls", call: "atomicCheckpoint(path, {\"step\":2})", ops: [{ what: 'writeFileSync("checkpoint.json"): open' }, { what: 'writeFileSync("checkpoint.json")', bytes: 10 }], cut: { afterOps: 1, how: "killed" }, after: [{ name: "checkpoint.json", bytes: 0, holds: "empty" }] };
+    const drawn = { ...REPORT, deliverables: REPORT.deliverables.map((d) => ({ ...d, checks: d.checks.map((c) => (c.id === "phase1.b" ? { ...c, picture } : c)) })) };
+    const md = markdown(drawn);
+    const lines = pictureLines(picture, { width: 80, indent: 0, c: pc.createColors(false) });
+    const block = md.slice(md.indexOf("❌ `phase1.b`"), md.indexOf("Replay: `npm run grade -- --only phase1.b"));
+    expect(block).toContain(["  ```text", ...lines.map((l) => `  ${l}`), "  ", '  On disk: "x" <&> ]]> | pipe'].join("\n"));
+    expect(lines.join("\n")).toContain("✂ killed here");
+    const bonus = md.slice(md.indexOf("❌ `bonus1.b`"));
+    expect(bonus).toContain("  ```text\n  lost\n  ```");
   });
 
   test("Markdown of a grade with --only heads it as partial, with no score that passes for the grade, and a deliverable not started in one line", () => {

@@ -1,11 +1,15 @@
 // The grade as Markdown: a job summary on GitHub, release notes on Classroom 50, or a file to
-// read. Scores first, then each deliverable's checks, each lost point with its story and replay.
+// read. Scores first, then each deliverable's checks, each lost point with its picture (as text),
+// story and replay.
 import type { MeasurementReport } from "../measurement.js";
+import pc from "picocolors";
 import { notStartedLine } from "../not-started.js";
+import { pictureLines } from "../picture-lines.js";
 import { crashStates, partialLine } from "../words.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
+const NO_COLOUR = pc.createColors(false);
 const MARK = { passed: "✅", failed: "❌", blocked: "⏸️", error: "⚠️" } as const;
 
 /** The report as Markdown, for the deliverables `only` names (all when none). */
@@ -29,7 +33,10 @@ function renderCheck(c: CheckReport): string[] {
   const lines = [`- ${MARK[c.status]} \`${c.id}\` ${c.title}: **${c.points}/${c.maxPoints}**`];
   // A check passed with a note (with a reference file in place of the student's, or with nothing to test) says so.
   if (c.status === "passed") return c.message ? [...lines, "", "  ```text", ...c.message.split("\n").map((l) => `  ${fence(l)}`), "  ```", ""] : lines;
-  lines.push("", "  <details><summary>What happened</summary>", "", "  ```text", ...(c.message ?? "").split("\n").map((l) => `  ${fence(l)}`), "  ```");
+  // The failure's picture, drawn as the terminal draws it (80 columns, no colour), above its story: a
+  // job summary or a release body shows it in the same monospaced block, where no image could go.
+  const picture = c.picture ? [...pictureLines(c.picture, { width: 80, indent: 0, c: NO_COLOUR }), ""] : [];
+  lines.push("", "  <details><summary>What happened</summary>", "", "  ```text", ...[...picture, ...(c.message ?? "").split("\n")].map((l) => `  ${fence(l)}`), "  ```");
   if (c.replay) lines.push("", `  Replay: \`${c.replay}\``);
   lines.push("", "  </details>", "");
   return lines;
