@@ -76,7 +76,7 @@ function faultMark(picture: CallsPicture, bytes: number, y: number): string {
   const { afterOps, written, fault } = picture.cut;
   const bar = written !== undefined ? bytesBar(written, bytes, y) : "";
   return [
-    `<g class="fault" data-fault="${esc(fault ?? "")}" data-after-ops="${afterOps}"${written !== undefined ? ` data-written="${written}"` : ""}>`,
+    `<g class="fault-mark" data-fault="${esc(fault ?? "")}" data-after-ops="${afterOps}"${written !== undefined ? ` data-written="${written}"` : ""}>`,
     bar,
     text(faultLines(picture), TEXT_X, y + (bar ? 28 : 10), "fault-label"),
     "</g>",

@@ -84,7 +84,7 @@ svg.calls .cut line { stroke: var(--bad); stroke-width: 2; stroke-dasharray: 6 3
 svg.calls .cut-label { fill: var(--bad); font-weight: 700; }
 svg.calls .cut-patch { fill: var(--bg); }
 svg.calls .op.fault .box { stroke: var(--bad); stroke-width: 2; fill: var(--bad-bg); }
-svg.calls .fault line { stroke: var(--bad); stroke-width: 2; }
+svg.calls .fault-mark line { stroke: var(--bad); stroke-width: 2; }
 svg.calls .fault-label { fill: var(--bad); font-weight: 700; }
 svg.calls .bar-bg { fill: var(--bg); stroke: var(--muted); }
 svg.calls .bar-fill { fill: var(--bad); }

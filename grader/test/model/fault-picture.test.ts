@@ -232,11 +232,11 @@ describe("a fault's picture in the terminal and in SVG", () => {
   test("the SVG outlines the faulted call with its fault, bytes written and place as data-* attributes, draws no call as never run, and says it all in its text alternative", () => {
     const svg = pictureSvg(full);
     expect(svg).toMatch(new RegExp(`<g class="op fault" data-op-index="${full.cut.afterOps}"`));
-    expect(svg).toContain(`<g class="fault" data-fault="ENOSPC" data-after-ops="${full.cut.afterOps}" data-written="4">`);
+    expect(svg).toContain(`<g class="fault-mark" data-fault="ENOSPC" data-after-ops="${full.cut.afterOps}" data-written="4">`);
     expect(svg).not.toContain("not-run");
     expect(svg).not.toContain('class="cut"');
     expect(svg).toContain("The folder after the call:");
     expect(svg).toContain(`The disk said no at call 2 (writeSync(&quot;.checkpoint.json.*.*.tmp&quot;)): ENOSPC: 4 of ${NEW.length} bytes written. The calls after it ran.`);
-    expect(pictureSvg(fsync)).toContain('<g class="fault" data-fault="EIO" data-after-ops="0">');
+    expect(pictureSvg(fsync)).toContain('<g class="fault-mark" data-fault="EIO" data-after-ops="0">');
   });
 });
