@@ -83,10 +83,10 @@ export function callsLines(picture: CallsPicture, opts: { width: number; indent:
   return out;
 }
 
-/** What the disk did to the faulted call: "ENOSPC: 4 of 10 bytes written [####......]", or "EIO: the call failed". */
+/** What the disk did to the faulted call: "ENOSPC: 4 of 10 bytes written [####......]", or "EIO: this call failed". */
 function faultText(picture: CallsPicture): string {
   const { written, fault } = picture.cut;
-  if (written === undefined) return `${fault}: the call failed`;
+  if (written === undefined) return `${fault}: this call failed`;
   const total = picture.ops[picture.cut.afterOps]?.bytes ?? 0;
   return `${fault}: ${written} of ${total} bytes written ${bar(written, total)}`;
 }

@@ -26,10 +26,10 @@ export function afterWords(how: CallsPicture["cut"]["how"]): string {
   return { killed: "After the crash", "power cut": "After the power cut", fault: "After the call" }[how];
 }
 
-/** What the disk did to the faulted call, as the picture labels it: "ENOSPC: 4 of 10 bytes written", or "EIO: the call failed". */
+/** What the disk did to the faulted call, as the picture labels it: "ENOSPC: 4 of 10 bytes written", or "EIO: this call failed". */
 export function faultLabel(picture: CallsPicture): string {
   const { cut } = picture;
-  if (cut.written === undefined) return `${cut.fault}: the call failed`;
+  if (cut.written === undefined) return `${cut.fault}: this call failed`;
   return `${cut.fault}: ${cut.written} of ${bytesWord(picture.ops[cut.afterOps]?.bytes ?? 0)} written`;
 }
 

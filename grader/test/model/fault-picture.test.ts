@@ -226,7 +226,7 @@ describe("a fault's picture in the terminal and in SVG", () => {
     expect(text).not.toMatch(/never made|killed|✂/);
     const long = pictureLines(many, { width: 80, indent: 0, c: pc.createColors(false) }).join("\n");
     expect(long).toMatch(/… \d+ calls more ran, to unlinkSync\("f13"\)/);
-    expect(pictureLines(fsync, { width: 80, indent: 0, c: pc.createColors(false) }).join("\n")).toContain("✗ EIO: the call failed");
+    expect(pictureLines(fsync, { width: 80, indent: 0, c: pc.createColors(false) }).join("\n")).toContain("✗ EIO: this call failed");
   });
 
   test("the SVG outlines the faulted call with its fault, bytes written and place as data-* attributes, draws no call as never run, and says it all in its text alternative", () => {
