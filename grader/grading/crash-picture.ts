@@ -33,6 +33,7 @@ interface CallWindow {
   disk: DiskEntry[];
 }
 
+/** What a crash's picture is drawn from: the call, and where the crash cut it. */
 export interface CrashPictureInput extends CallWindow {
   cut: Cut;
 }
@@ -48,6 +49,7 @@ export function crashPicture(input: CrashPictureInput): CallsPicture | null {
   return framed(input, { ops, afterOps: indexes.filter((i) => i < cut.at).length, files: cut, next, cut: { ...(cut.bytes !== undefined ? { written: cut.bytes } : {}), how } });
 }
 
+/** What a fault's picture is drawn from: the call, the fault and the points it was counted among, and the same call on a disk that said yes. */
 export interface FaultPictureInput extends CallWindow {
   /** The fault the disk made inside the call, and every fault point the call met, in order (the sandbox's fault report). */
   fault: Fault;
