@@ -5,7 +5,7 @@
 // Every mark is a sign and a word as well as a colour; at most 12 lines, never wider than the terminal.
 import type pc from "picocolors";
 import stringWidth from "string-width";
-import { cut } from "./picture-lines.js";
+import { cut } from "./cut-to-width.js";
 import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type DiffPicture, type DiffRow, type DiffSpan } from "./picture-diff.js";
 
 type Colors = ReturnType<typeof pc.createColors>;

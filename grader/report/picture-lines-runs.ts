@@ -4,7 +4,7 @@
 // a sign as well as a colour; at most 12 lines, never wider than the terminal.
 import type pc from "picocolors";
 import stringWidth from "string-width";
-import { cut } from "./picture-lines.js";
+import { cut } from "./cut-to-width.js";
 import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "./picture-runs.js";
 
 type Colors = ReturnType<typeof pc.createColors>;

@@ -6,6 +6,7 @@
 // colour: every mark is a word or a sign as well as a colour.
 import type pc from "picocolors";
 import stringWidth from "string-width";
+import { cut } from "./cut-to-width.js";
 import { diffLines } from "./picture-lines-diff.js";
 import { lanesLines } from "./picture-lines-lanes.js";
 import { runsLines } from "./picture-lines-runs.js";
@@ -115,16 +116,4 @@ function calls(n: number): string {
 function bar(written: number, total: number): string {
   const full = total === 0 ? 0 : Math.round((written / total) * BAR);
   return `[${"#".repeat(full)}${".".repeat(BAR - full)}]`;
-}
-
-/** `text` cut to `width` columns, with "…" where it was cut. */
-export function cut(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = "";
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  // A text cut already (a story's "…") is not marked twice.
-  return `${out.replace(/…$/, "")}…`;
 }

@@ -6,6 +6,7 @@ import { showState } from "../../grading/states.js";
 import type { Picture } from "../../report/picture.js";
 import { answerPicture } from "./diff-picture.js";
 import { explainDivergence, isPathList, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
+import type { Judged } from "./reference.js";
 
 /** Two histories to compare: `a[i]` and `b[i]` are the states after step i + 1. */
 export interface DiffCase {
@@ -13,8 +14,7 @@ export interface DiffCase {
   b: unknown[];
 }
 
-/** What is judged of an answer: only its step (and null), or its step and its set of paths. */
-export type Judged = "step" | "paths";
+export type { Judged } from "./reference.js";
 
 /** A call of firstDivergence(a, b) that sends back what it returned. */
 export function divergeStep(a: readonly unknown[], b: readonly unknown[]): ScenarioStep {

@@ -4,7 +4,7 @@
 // A picture the builder cannot make is left out (null): it never changes a verdict or a story.
 import type { DiffAnswer, DiffPathEntry, DiffPicture, DiffRow } from "../../report/picture-diff.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
-import type { Judged } from "./answers.js";
+import type { Judged } from "./reference.js";
 import { byPath, isPathList, referenceDivergence, type Divergence, type Path } from "./reference.js";
 
 /** Paths the picture carries at most (the rest are counted); the terminal shows fewer. */

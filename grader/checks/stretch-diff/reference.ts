@@ -1,6 +1,9 @@
 // The grader's own answer for session diffing, and how a divergence reads in a message.
 // Written apart from the reference solution: the grader never imports solution/.
 
+/** What is judged of an answer: only its step (and null), or its step and its set of paths. */
+export type Judged = "step" | "paths";
+
 /** A path into a state: object keys and array indices, outermost first. */
 export type Path = (string | number)[];
 

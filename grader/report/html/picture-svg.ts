@@ -12,22 +12,15 @@ import { diffSvg } from "./svg-diff.js";
 import { lanesSvg } from "./svg-lanes.js";
 import { runsSvg } from "./svg-runs.js";
 import { wrapText } from "./wrap.js";
+import { CH, LINE, svgText as text } from "./svg-text.js";
 
 /** The drawing's width in px, and the width of a character of its 12 px monospace text. */
 const WIDTH = 340;
-const CH = 7.2;
-const LINE = 16;
 /** Where the calls' boxes start (their numbers are right of 0, left of it), and the text in them. */
 const BOX_X = 30;
 const TEXT_X = BOX_X + 8;
 const TEXT_CHARS = Math.floor((WIDTH - 4 - TEXT_X - 8) / CH);
 const BAR_WIDTH = 150;
-
-/** A text element at (x, y), each line of `lines` one line down. */
-function text(lines: string[], x: number, y: number, cls: string, extra = ""): string {
-  const spans = lines.map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : LINE}">${esc(l)}</tspan>`).join("");
-  return `<text class="${cls}" x="${x}" y="${y}"${extra}>${spans}</text>`;
-}
 
 /** The crash marker between two calls: a dashed line across the column, and what happened. */
 function marker(picture: CallsPicture, y: number): string {

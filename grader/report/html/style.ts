@@ -71,6 +71,8 @@ button.copy { font: inherit; font-size: .9rem; padding: .3rem .9rem; border-radi
 button.copy:hover { border-color: var(--focus); }
 .copied { color: var(--muted); font-size: .85rem; min-height: 1em; }
 figure.picture { margin: .5rem 0; overflow-x: auto; }
+/* On a phone a picture scrolls sideways in its figure rather than shrink its text below about 10 px. */
+figure.picture > svg { min-width: 340px; }
 figure.picture figcaption { color: var(--muted); font-size: .85rem; }
 svg.calls { display: block; width: 100%; max-width: 440px; height: auto; }
 svg.calls text { fill: var(--fg); font: 12px ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }

@@ -8,11 +8,10 @@ import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type
 import { esc } from "./escape.js";
 import { diffWords } from "./svg-diff-words.js";
 import { wrapText } from "./wrap.js";
+import { CH, LINE, svgText as text } from "./svg-text.js";
 
 /** The drawing's width in px, and the width of a character of its 12 px monospace text. */
 const WIDTH = 400;
-const CH = 7.2;
-const LINE = 16;
 /** The step axis, and the two lanes right of it with a gap between them for "≠". */
 const AXIS_X = 44;
 const LANE_A = 58;
@@ -23,12 +22,6 @@ const CELL_HEIGHT = 24;
 /** Characters of a state in a cell, and of a line of text across both lanes. */
 const CELL_CHARS = Math.floor((LANE_WIDTH - 12) / CH);
 const WIDE_CHARS = Math.floor((WIDTH - 4 - LANE_A - 16) / CH);
-
-/** A text element at (x, y), each line of `lines` one line down. */
-function text(lines: string[], x: number, y: number, cls: string, extra = ""): string {
-  const spans = lines.map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : LINE}">${esc(l)}</tspan>`).join("");
-  return `<text class="${cls}" x="${x}" y="${y}"${extra}>${spans}</text>`;
-}
 
 /** `text` in at most `chars` characters, "…" where it was cut. */
 function clip(value: string, chars: number): string {

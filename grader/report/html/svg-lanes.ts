@@ -9,11 +9,10 @@ import { loadLabel, type LanesLoad, type LanesPicture, type LanesStep } from "..
 import { esc } from "./escape.js";
 import { failureWords, lanesWords, loadPlace, loadWords } from "./svg-lanes-words.js";
 import { wrapText } from "./wrap.js";
+import { CH, LINE, svgText as text } from "./svg-text.js";
 
 /** The drawing's width, the character width of its 12 px monospace text, and a line's height. */
 const WIDTH = 440;
-const CH = 7.2;
-const LINE = 16;
 /** The time axis, the right edge of the step numbers, the first writer's lane and the lanes' spacing. */
 const AXIS_X = 10;
 const NUMBER_X = 54;
@@ -21,12 +20,6 @@ const LANE_X = 74;
 const LANE_W = 30;
 const ROW = 24;
 const CELL = 20;
-
-/** A text element at (x, y), each of `lines` one line down. */
-function text(lines: string[], x: number, y: number, cls: string, extra = ""): string {
-  const spans = lines.map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : LINE}">${esc(l)}</tspan>`).join("");
-  return `<text class="${cls}" x="${x}" y="${y}"${extra}>${spans}</text>`;
-}
 
 /** Where things go across: each writer's lane, the reader's, and the calls' words. */
 function columns(picture: LanesPicture): { lane: (i: number) => number; reader: number; textX: number; chars: number } {

@@ -7,20 +7,13 @@
 import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "../picture-runs.js";
 import { esc } from "./escape.js";
 import { wrapText } from "./wrap.js";
+import { CH, LINE, svgText as text } from "./svg-text.js";
 
 /** The character width of the 12 px monospace text, a line's height, and the geometry of lanes and cells. */
-const CH = 7.2;
-const LINE = 16;
 const LABEL_W = 136;
 const CELL = 26;
 const LANE = 30;
 const AXIS_Y = 40;
-
-/** A text element at (x, y), each of `lines` one line down. */
-function text(lines: string[], x: number, y: number, cls: string, extra = ""): string {
-  const spans = lines.map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : LINE}">${esc(l)}</tspan>`).join("");
-  return `<text class="${cls}" x="${x}" y="${y}"${extra}>${spans}</text>`;
-}
 
 /** The x of the left edge of step `step`'s column. */
 const colX = (step: number) => LABEL_W + (step - 1) * CELL;
