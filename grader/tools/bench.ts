@@ -22,7 +22,7 @@ import { naiveBaseline } from "./bench/baseline.js";
 import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
-import { htmlCost } from "./bench/html.js";
+import { DRAWN_FIXTURES, gradeFixture, htmlCost } from "./bench/html.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 
 const KiB = 1024;
@@ -61,6 +61,15 @@ async function main(): Promise<void> {
     [["solution", path.join(work, "report.json")], ["starter", starterJson]].map(([name, file]) => [name!, htmlCost(JSON.parse(fs.readFileSync(file!, "utf8")) as Report, Math.max(5, runs))]),
   );
   for (const [name, cost] of Object.entries(html)) line(`    HTML page, ${name}`, `${fmt(median(cost.ms), 1)} ms (${fmt((median(cost.ms) / 1000 / median(grades)) * 100, 2)}% of the grade), ${fmt(cost.bytes / 1024, 1)} KiB`, cost.ms);
+  // The pages with the most pictures: buggy fixtures graded in full, each page beside its own grade.
+  const drawn: Record<string, { ms: number; bytes: number; pictures: number; ofGrade: number; gradeSeconds: number }> = {};
+  for (const fixture of DRAWN_FIXTURES) {
+    const { report, seconds } = await gradeFixture(fixture, work);
+    const cost = htmlCost(report, Math.max(5, runs));
+    const pictures = report.deliverables.flatMap((d) => d.checks).filter((c) => c.picture).length;
+    drawn[fixture] = { ms: median(cost.ms), bytes: cost.bytes, pictures, ofGrade: median(cost.ms) / 1000 / seconds, gradeSeconds: seconds };
+    line(`    HTML page, ${fixture}`, `${fmt(median(cost.ms), 1)} ms (${fmt((median(cost.ms) / 1000 / seconds) * 100, 2)}% of its ${fmt(seconds, 1)} s grade), ${pictures} pictures, ${fmt(cost.bytes / 1024, 1)} KiB`, cost.ms);
+  }
   console.log("    each deliverable's wall time in it (they run side by side, so these add up to more):");
   for (const [id, seconds] of Object.entries(byDeliverable)) line(`      ${id}`, `${fmt(median(seconds), 1)} s`, seconds);
   // The student's loop: the verdict cache, warm, beside the cold grade just measured.
@@ -114,7 +123,7 @@ async function main(): Promise<void> {
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, html: Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])) };
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
     if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
   } finally {
     await box.close();
