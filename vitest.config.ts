@@ -1,11 +1,12 @@
 // The grader's own test suite. Grading itself runs through `npm run grade`.
 // Two projects: `grader` (`npm test`), the grader's tests, and `submissions`
 // (`npm run test:submissions`), which grades every fixture, hostile and contained submission,
-// replays their printed commands, grades one twice, and opens real grades' HTML reports in a browser. CI (`.ci/run`) runs both.
+// replays their printed commands, grades one twice, and draws real grades' failures (each kind of
+// picture against its story, and the HTML reports in a browser). CI (`.ci/run`) runs both.
 import { defineConfig } from "vitest/config";
 
 /** The tests that grade the submissions under grader/fixtures, each one in full. */
-const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades"].map((name) => `grader/test/${name}.test.ts`);
+const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults"].map((name) => `grader/test/${name}.test.ts`);
 
 export default defineConfig({
   test: {
