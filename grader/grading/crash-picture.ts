@@ -184,7 +184,7 @@ function unrecordedLabel(point: FaultPoint): string {
 }
 
 /** Each file under the scenario's work and temp folders after the cut, named as a listing names it, with its bytes. */
-function filesAfter(trace: Trace, cut: Cut): [string, Buffer][] {
+export function filesAfter(trace: Trace, cut: Cut): [string, Buffer][] {
   const model = modelAt(trace, cut);
   if (cut.bytes !== undefined) {
     const write = trace.entries[cut.at] as Extract<FsOp, { kind: "write" }>;
@@ -199,13 +199,14 @@ function filesAfter(trace: Trace, cut: Cut): [string, Buffer][] {
   });
 }
 
-function fileBytes(model: PowerModel, stored: string): Buffer | undefined {
+/** The bytes the model's file `stored` ("@/work/checkpoint.json") holds, written out; undefined when it is not a file. */
+export function fileBytes(model: PowerModel, stored: string): Buffer | undefined {
   const node = model.nodeAt(stored);
   return node?.kind === "file" ? onDisk(node) : undefined;
 }
 
 /** A file of the folder as drawn: its name, size, what it holds (of the checkpoint's bytes before the call and after it) and a preview of its bytes. */
-function pictureFile(name: string, data: Buffer, states: { old?: Buffer; next?: Buffer }): PictureFile {
+export function pictureFile(name: string, data: Buffer, states: { old?: Buffer; next?: Buffer }): PictureFile {
   const { holds, whole } = holdsOf(data, states);
   return { name, bytes: data.length, holds, preview: filePreview(data, holds === "torn" ? whole : undefined) };
 }

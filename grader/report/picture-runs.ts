@@ -2,7 +2,9 @@
 // or its sessions (Phase 3), one row each, the steps whose side effect each performed as cells on
 // a step axis 1..steps, where a run was killed, and the step the story names as wrong. Drawn in
 // the terminal by picture-lines-runs.ts and as SVG by html/svg-runs.ts; built from the story's own
-// record by checks/phase2/runs-picture.ts.
+// record by checks/phase2/runs-picture.ts. A crash replayed from a recorded trace also has the
+// folder when its run started and right after the crash, drawn in the HTML report (html/folders.ts).
+import type { PictureFile } from "./picture-file.js";
 
 /** Runs of the task, one row each, with the steps each ran, where one was killed, and what went wrong. */
 export interface RunsPicture {
@@ -15,6 +17,15 @@ export interface RunsPicture {
   runs: PictureRun[];
   /** What the story says went wrong, when it names a step or a run. */
   wrong?: PictureWrong;
+  /** For the last crash (the one the next run recovered from), when its run's trace holds all it did: the folder as `run` (1 first) started and right after the crash. */
+  folders?: RunFolders;
+}
+
+/** The scenario's work and temp folders when a run started and right after it was killed; "old" is the checkpoint as the run found it, "new" as the uncut run left it. */
+export interface RunFolders {
+  run: number;
+  before: PictureFile[];
+  after: PictureFile[];
 }
 
 /** One run (a process): its step budget, the steps it ran, where it was killed, what it printed. */

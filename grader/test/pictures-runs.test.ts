@@ -1,12 +1,20 @@
 // The "runs" picture in real grades of one buggy fixture per deliverable (Phase 2, Phase 3,
 // stretch-git): the JSON report's picture puts the kill at the run and step the story names and
 // marks the step the story names as wrong; in the HTML report, a real browser finds the same on
-// the SVG's elements (data-* attributes), and a screenshot is kept in .grade/screenshots/.
+// the SVG's elements (data-* attributes), and a screenshot is kept in .grade/screenshots/. A crash
+// replayed from its run's trace also shows the folder before and after it, with a torn write's tear.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { REPO_ROOT } from "../paths.js";
+import { assertMatchesSchema } from "../schemas.js";
 import type { RunsPicture } from "../report/picture-runs.js";
+import { runTaskStep } from "../checks/phase2/task-run.js";
+import { normaliseName } from "../crash/names.js";
+import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";
+import { Sandbox } from "../sandbox/supervisor/host-client.js";
+import { bundleTarget } from "../target/bundle.js";
+import { scratchHost } from "./support/host.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
 import { launchBrowser, openPage, screenshots } from "./support/browser.js";
 
@@ -78,5 +86,65 @@ describe("pictures of runs in a grade", () => {
     await context.close();
     const overflowing = await screenshots(browser, `runs-${fixture.replace("/", "-")}`, html);
     expect(overflowing).toEqual([]);
+  });
+});
+
+describe("the folders before and after a crashed run, in a grade", () => {
+  const host = scratchHost();
+
+  /**
+   * What a real replay leaves of a run of the target's runTask with maxSteps `budget` cut inside
+   * its write of `whole` bytes after `reached` of them: "name size" for each file, named as the picture names it.
+   */
+  async function replayedDisk(targetDir: string, budget: number, whole: number, reached: number): Promise<string[]> {
+    const bundle = await bundleTarget({ targetDir, file: "runner.ts", outFile: path.join(host.work, "runner.cjs") });
+    if (!bundle.ok) throw new Error(bundle.problem);
+    const box = new Sandbox({ hostFile: host.hostFile, config: { modules: { runner: bundle.file }, targetDir, work: path.join(host.work, "w"), callMs: 5_000, seed: 1 }, limits: DEFAULT_LIMITS });
+    try {
+      const recorded = await box.run("runner", { steps: [runTaskStep(budget)] }, { record: true });
+      const at = recorded.trace!.entries.findIndex((e) => e.kind === "write" && e.bytes.byteLength === whole);
+      expect(at).toBeGreaterThan(-1);
+      const replayed = await box.run("runner", { from: [{ traceId: recorded.traceId!, cut: { at, bytes: reached } }], steps: [] }, { listDisk: true });
+      return replayed.disk!.map((f) => `${normaliseName(f.path)} ${f.size}`).sort();
+    } finally {
+      await box.close();
+    }
+  }
+
+  test("phase2/commit-before-step, phase2.crash-schedules: the folder after the crash holds the temp file the story says was cut, at the bytes it says reached it, torn with the rest missing, and its files are those a real replay of that crash leaves; the report matches its schema; the page shows each file of the folder after the crash with what it holds, the torn one's missing part, under the headings of both folders", async () => {
+    const check = "phase2.crash-schedules";
+    const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase2/commit-before-step"));
+    targets.push(target);
+    const html = path.join(target.path, "report.html");
+    const run = await grade(target.path, ["--only", check, "--html", html]);
+    const failed = checkOf(run.report, check)!;
+    const picture = failed.picture as RunsPicture;
+    const story = failed.message!.replace(/\s+/g, " ");
+    // The story's one crash tears a write: its file, and how many of its bytes reached it.
+    expect(story.match(/was killed/g)).toHaveLength(1);
+    const cut = story.match(/^Run 1 .*?in the middle of writeSync\("([^"]+)"\): (\d+) of (\d+) bytes had reached the file/)!;
+    expect(cut).not.toBeNull();
+    expect(picture.folders?.run).toBe(1);
+    expect(picture.folders!.before).toEqual([]);
+    const torn = picture.folders!.after.find((f) => f.name === cut[1])!;
+    expect(torn).toMatchObject({ bytes: Number(cut[2]), holds: "torn" });
+    expect(torn.preview?.missingBytes).toBe(Number(cut[3]) - Number(cut[2]));
+    const budget = Number(story.match(/^Run 1 with maxSteps (\d+)/)![1]);
+    const after = picture.folders!.after.map((f) => `${f.name} ${f.bytes}`).sort();
+    expect(after).toEqual(await replayedDisk(target.path, budget, Number(cut[3]), Number(cut[2])));
+    assertMatchesSchema("report", run.report, "the report with the folders");
+
+    const { page, context } = await openPage(browser, html);
+    const folders = page.locator(`details[data-check="${check}"] .folders`);
+    await expect(folders.locator('[data-folder="before"] h4').textContent()).resolves.toBe("When run 1 started");
+    await expect(folders.locator('[data-folder="after"] h4').textContent()).resolves.toBe("After the crash");
+    const shown = await folders.locator('[data-folder="after"] li.file').evaluateAll((els) => els.map((e) => `${e.getAttribute("data-file")} ${e.getAttribute("data-bytes")} ${e.getAttribute("data-holds")}`));
+    expect(shown).toEqual(picture.folders!.after.map((f) => `${f.name} ${f.bytes} ${f.holds}`));
+    const missing = folders.locator(`li.file[data-holds="torn"][data-file="${cut[1]}"] .missing`);
+    await expect(missing.count()).resolves.toBe(1);
+    expect(await missing.isVisible()).toBe(true);
+    expect((await missing.textContent())!.length).toBeGreaterThan(0);
+    await context.close();
+    expect(await screenshots(browser, "runs-folders-phase2-commit-before-step", html)).toEqual([]);
   });
 });

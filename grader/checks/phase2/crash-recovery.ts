@@ -101,7 +101,7 @@ export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[
     const last = doneEffects(o.effects, 2);
     const problem = judgeRecovery(crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;
     if (problem) {
-      draw?.(() => crashRunsPicture(crashes, last, problem));
+      draw?.(() => crashRunsPicture(crashes, last, problem, setup.checkpoint));
       return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
     }
   }

@@ -41,7 +41,7 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
       const lastEffects = doneEffects(last.effects, crashes.length + 1);
       const problem = judgeRecovery(crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, STEPS) ?? null;
-      if (problem) ctx.draw(() => crashRunsPicture(crashes, lastEffects, problem));
+      if (problem) ctx.draw(() => crashRunsPicture(crashes, lastEffects, problem, setup.checkpoint));
       return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
     },
     { numRuns, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },

@@ -2,12 +2,17 @@
 // built from the record its story is told from: the side effects each run performed (Done), where
 // each crash landed in the story's own words (locateCrash), and the judge's complaint, read back
 // from the story's text so the picture names the step the story names. When a piece cannot be
-// read with certainty the builder returns null: no picture rather than a wrong one.
+// read with certainty the builder returns null: no picture rather than a wrong one. The folder
+// before and after the last crash is the calls picture's (grading/crash-picture.ts), read from the
+// same trace and cut the story tells the crash from; on any doubt it is left out.
 import { expectedDigests } from "../../../lab/task.js";
+import { modelAt } from "../../crash/power-loss.js";
+import { fileBytes, filesAfter, pictureFile } from "../../grading/crash-picture.js";
 import type { Picture } from "../../report/picture.js";
-import type { PictureRun, PictureWrong, RunsPicture } from "../../report/picture-runs.js";
+import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../report/picture-runs.js";
 import type { Crash } from "./crash-recovery.js";
 import { STEPS, doneEffects, locateCrash, type Done } from "./ledger.js";
+import { TASK_CHECKPOINT } from "./task-run.js";
 
 const EXPECTED = expectedDigests();
 
@@ -49,9 +54,10 @@ export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: 
 
 /**
  * The picture of a chain of crashed runs (crash-recovery.ts: crashStory) and the last run after
- * them, which performed `lastEffects` and was judged with `problem`.
+ * them, which performed `lastEffects` and was judged with `problem`; `checkpoint` is the path the
+ * runs were given, for the folders.
  */
-export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem: string): Picture | null {
+export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
   try {
     const told: RunTold[] = [];
     for (const c of crashes) {
@@ -61,9 +67,41 @@ export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem:
     }
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-    return runsPicture("run", told, [...before, ...lastEffects], problem);
+    const picture = runsPicture("run", told, [...before, ...lastEffects], problem);
+    const folders = picture && crashFolders(crashes, `@/${checkpoint.$path}`);
+    return picture && folders ? { ...picture, folders } : picture;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The folder when the last crash's run started and right after the crash (a torn write's bytes
+ * cut where the crash cut it), each file said to hold the checkpoint `stored` ("@/work/x.json") as
+ * the run found it ("old"), as the uncut run left it ("new"), a beginning of either or of what the
+ * cut write was writing ("torn"), or else.
+ * Only for a single crash: a later run's trace starts on the disk the crashes before it left,
+ * which it does not hold. Undefined when it cannot be read for sure.
+ */
+export function crashFolders(crashes: Crash[], stored: string): RunFolders | undefined {
+  try {
+    if (crashes.length !== 1) return undefined;
+    const { run, cut } = crashes[0]!;
+    const end = run.trace.entries.length;
+    if (run.trace.truncated || cut.at < run.start || cut.at > end || (cut.bytes !== undefined && run.trace.entries[cut.at]?.kind !== "write")) return undefined;
+    const old = fileBytes(modelAt(run.trace, { at: run.start }), stored);
+    const next = fileBytes(modelAt(run.trace, { at: end }), stored);
+    const file = ([name, data]: [string, Buffer]) => pictureFile(name, data, { old, next });
+    // A write the crash cut short tore its file, whichever step's state it was writing: the rest of the write is what never reached it.
+    const whole = cut.bytes === undefined ? new Map<string, Buffer>() : new Map(filesAfter(run.trace, { at: cut.at + 1 }));
+    const after = filesAfter(run.trace, cut).map(([name, data]) => {
+      const rest = whole.get(name);
+      return data.length > 0 && rest && rest.length > data.length && rest.subarray(0, data.length).equals(data) ? pictureFile(name, data, { next: rest }) : file([name, data]);
+    });
+    return { run: 1, before: filesAfter(run.trace, { at: run.start }).map(file), after };
+  } catch {
+    // The folders are the picture's extra: they are left out, never the picture or the verdict.
+    return undefined;
   }
 }
 

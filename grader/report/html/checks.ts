@@ -1,12 +1,12 @@
 // The HTML report's deliverables and checks: a section per deliverable with its points, and a
 // <details> per check (focusable by its <summary>) whose row gives a mark and a word for its
 // status, its title, id and points; inside, its picture (with the folder before and after the
-// crash, for a crashed call), its story and its replay command.
+// crash, for a crashed call or a crashed run replayed from its trace), its story and its replay command.
 import { notStartedLine } from "../not-started.js";
 import type { MeasurementReport } from "../measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
 import { esc } from "./escape.js";
-import { foldersHtml } from "./folders.js";
+import { pictureFoldersHtml } from "./folders.js";
 import { pictureSvg } from "./picture-svg.js";
 import { MARK, STATUS_WORD } from "./words.js";
 
@@ -52,7 +52,7 @@ export function checkDetails(c: CheckReport, openFailures: boolean): string {
 function checkBody(c: CheckReport): string {
   const parts: string[] = [];
   if (c.picture) parts.push(`<figure class="picture" data-picture="${esc(c.id)}">${pictureSvg(c.picture)}<figcaption>What happened, drawn: the story below says the same in words.</figcaption></figure>`);
-  if (c.picture?.kind === "calls") parts.push(foldersHtml(c.picture));
+  if (c.picture) parts.push(pictureFoldersHtml(c.picture));
   // The newline after <pre> is the parser's to drop: a story that starts with one keeps it.
   if (c.message) parts.push(`<pre class="story">\n${esc(c.message)}</pre>`);
   else parts.push(`<p class="note">${c.status === "passed" ? "Passed: nothing to tell." : "No story was told for it."}</p>`);

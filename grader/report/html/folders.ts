@@ -1,8 +1,8 @@
-// The folder when the crashed call began and after the crash, side by side under a "calls"
-// picture: each file with its size, what it holds (a word on a badge) and a readable preview of
+// The folder when the crashed call (or run) began and after the crash, side by side under a
+// "calls" picture, or a "runs" picture whose crash was replayed from a trace: each file with its size, what it holds (a word on a badge) and a readable preview of
 // its bytes. A torn file is shown where it tears: its last bytes, then the first bytes of what
 // never reached it, marked by a dashed outline and the words "never written" (not by colour alone).
-import type { CallsPicture, PictureFile } from "../picture.js";
+import type { Picture, PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
 import { afterWords, HOLDS_LABEL } from "./picture-words.js";
 
@@ -29,10 +29,19 @@ function folder(heading: string, files: PictureFile[], side: "before" | "after")
   return `<div class="folder" data-folder="${side}"><h4>${esc(heading)}</h4>${items}</div>`;
 }
 
-/** The two folders of a "calls" picture, or "" when it has no folder before the call (an older report). */
-export function foldersHtml(picture: CallsPicture): string {
-  if (!picture.before) return "";
-  return `<div class="folders">${folder("When the call began", picture.before, "before")}${folder(afterWords(picture.cut.how), picture.after, "after")}</div>`;
+/** Two folders side by side: before the crash and after it, each under its heading. */
+export function foldersHtml(sides: { before: PictureFile[]; beforeHeading: string; after: PictureFile[]; afterHeading: string }): string {
+  return `<div class="folders">${folder(sides.beforeHeading, sides.before, "before")}${folder(sides.afterHeading, sides.after, "after")}</div>`;
+}
+
+/** A picture's two folders: a "calls" picture's (none in an older report without `before`), a "runs" picture's when it has them, or "". */
+export function pictureFoldersHtml(picture: Picture): string {
+  if (picture.kind === "calls" && picture.before) return foldersHtml({ before: picture.before, beforeHeading: "When the call began", after: picture.after, afterHeading: afterWords(picture.cut.how) });
+  if (picture.kind === "runs" && picture.folders) {
+    const { run, before, after } = picture.folders;
+    return foldersHtml({ before, beforeHeading: `When run ${run} started`, after, afterHeading: "After the crash" });
+  }
+  return "";
 }
 
 /** The folders' rules in the page's one stylesheet. */

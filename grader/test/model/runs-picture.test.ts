@@ -1,12 +1,22 @@
 // The "runs" picture (checks/phase2/runs-picture.ts) and its terminal lines
 // (report/picture-lines-runs.ts): built from the record and the judge's words the story is told
 // from, it names the step and run the story names, and it fits any terminal, with or without colour.
+// Its folders before and after a crash are those the real replay of the crash leaves.
+import path from "node:path";
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
 import { expectedDigests } from "../../../lab/task.js";
+import type { Crash } from "../../checks/phase2/crash-recovery.js";
 import { judgeRecord, type Done } from "../../checks/phase2/ledger.js";
-import { killedAt, runsPicture } from "../../checks/phase2/runs-picture.js";
+import { crashFolders, killedAt, runsPicture } from "../../checks/phase2/runs-picture.js";
+import { crashCuts } from "../../crash/cuts.js";
+import type { Cut } from "../../crash/model.js";
+import { normaliseName } from "../../crash/names.js";
+import { replay } from "../../crash/replay.js";
+import { Recorder } from "../../sandbox/interposition/recorder.js";
+import { listDisk } from "../../sandbox/runtime/disk.js";
+import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";
 import { runsLines } from "../../report/picture-lines-runs.js";
 import type { RunsPicture } from "../../report/picture-runs.js";
 
@@ -86,5 +96,78 @@ describe("the picture of runs of the task", () => {
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines.some((l) => /… \d+ more runs/.test(l))).toBe(true);
     expect(lines.some((l) => l.includes("run 10 max 1"))).toBe(true);
+  });
+});
+
+describe("the folders before and after a crashed run", () => {
+  const scratch = scratchFolder();
+  const CHECKPOINT = "@/work/task-checkpoint.json";
+  const state = (step: number) => JSON.stringify({ nextStep: step + 1, state: `after step ${step}` });
+
+  /** A run that finds the checkpoint after step 1 and saves steps 2 and 3 atomically (temp file, fsync, rename), recorded. */
+  function recordRun(): Crash["run"] {
+    const root = layScenario(scratch.fresh("run"));
+    const w = (rel: string) => path.join(root, "work", rel);
+    const rec = new Recorder(root);
+    const { fs: f } = recordingFs(rec);
+    f.writeFileSync(w("task-checkpoint.json"), state(1));
+    rec.mark("call:runTask");
+    const start = rec.trace().entries.length - 1;
+    for (const step of [2, 3]) {
+      const tmp = w(`.task-checkpoint.json.${step}.tmp`);
+      const fd = f.openSync(tmp, "w");
+      f.writeSync(fd, state(step));
+      f.fsyncSync(fd);
+      f.closeSync(fd);
+      f.renameSync(tmp, w("task-checkpoint.json"));
+    }
+    rec.mark("return:runTask");
+    return { traceId: "t", trace: rec.trace(), start };
+  }
+
+  /** What the real replay of `cut` leaves: "name size" for each file, as the picture names it. */
+  function replayed(run: Crash["run"], cut: Cut): string[] {
+    const root = layScenario(scratch.fresh("replayed"));
+    replay(run.trace, cut, root);
+    return listDisk(root).map((f) => `${normaliseName(f.path)} ${f.size}`).sort();
+  }
+
+  test("at every crash point of the run, the folder after it is the files and sizes the real replay leaves, and the folder before it the one the run started on", () => {
+    const run = recordRun();
+    const cuts = crashCuts(run.trace, run.start, run.trace.entries.length, [0.5]);
+    expect(cuts.some((c) => c.bytes !== undefined)).toBe(true);
+    for (const cut of cuts) {
+      const folders = crashFolders([{ run, cut }], CHECKPOINT)!;
+      expect(folders, JSON.stringify(cut)).toBeDefined();
+      expect(folders.run).toBe(1);
+      expect(folders.after.map((f) => `${f.name} ${f.bytes}`).sort(), JSON.stringify(cut)).toEqual(replayed(run, cut));
+      expect(folders.before.map((f) => `${f.name} ${f.bytes}`)).toEqual(replayed(run, { at: run.start }));
+      expect(folders.before.map((f) => f.holds)).toEqual(["old"]);
+    }
+  });
+
+  test("the checkpoint the run found is old, the one it left new, a half-written temp file torn with the rest of its write missing, and the state between them other", () => {
+    const run = recordRun();
+    const writes = run.trace.entries.flatMap((e, i) => (e.kind === "write" && i > run.start ? [i] : []));
+    const renames = run.trace.entries.flatMap((e, i) => (e.kind === "rename" ? [i] : []));
+    const holds = (cut: Cut) => Object.fromEntries(crashFolders([{ run, cut }], CHECKPOINT)!.after.map((f) => [f.name, f.holds]));
+    const torn = crashFolders([{ run, cut: { at: writes[1]!, bytes: 5 } }], CHECKPOINT)!.after.find((f) => f.holds === "torn")!;
+    expect(torn.name).toBe(".task-checkpoint.json.3.tmp");
+    expect(torn.preview?.missingBytes).toBe(state(3).length - 5);
+    expect(holds({ at: writes[1]!, bytes: 5 })["task-checkpoint.json"]).toBe("other");
+    // A tear in an earlier step's write is marked against what that write was writing, not the run's last state.
+    const earlier = crashFolders([{ run, cut: { at: writes[0]!, bytes: 13 } }], CHECKPOINT)!.after.find((f) => f.name === ".task-checkpoint.json.2.tmp")!;
+    expect(earlier.holds).toBe("torn");
+    expect(earlier.preview?.missingText).toBe(state(2).slice(13));
+    expect(holds({ at: renames[0]! })["task-checkpoint.json"]).toBe("old");
+    expect(holds({ at: renames[1]! + 1 })).toEqual({ "task-checkpoint.json": "new" });
+  });
+
+  test("a chain of crashes, or a cut outside the run, has no folders: a later run's trace does not hold the disk it started on", () => {
+    const run = recordRun();
+    const cut = { at: run.trace.entries.length - 1 };
+    expect(crashFolders([{ run, cut }, { run, cut }], CHECKPOINT)).toBeUndefined();
+    expect(crashFolders([{ run, cut: { at: run.start - 1 } }], CHECKPOINT)).toBeUndefined();
+    expect(crashFolders([{ run, cut: { at: run.start + 1, bytes: 3 } }], CHECKPOINT)).toBeUndefined();
   });
 });
