@@ -2,6 +2,7 @@
 // wrapped and never cut, stories with a hanging indent, commands that still paste as one; and,
 // through a real terminal (a pty, at 60, 80 and 120 columns), a grade's own output.
 import path from "node:path";
+import pc from "picocolors";
 import stringWidth from "string-width";
 import { stripVTControlCharacters as stripAnsi } from "node:util";
 import { describe, expect, test } from "vitest";
@@ -9,6 +10,7 @@ import { REPO_ROOT } from "../paths.js";
 import { commandLines, hanging, outputWidth, titleRow, wantsColor } from "../report/layout.js";
 import type { Report } from "../report/report.js";
 import { renderScoreboard } from "../report/terminal.js";
+import { pictureLines } from "../report/picture-lines.js";
 import { composeTarget, gradeInTerminal, prose } from "./support/grade.js";
 
 const LONG_TITLE = "Beyond the handout: concurrent writers never tear the checkpoint, not even with three of them";
@@ -107,7 +109,7 @@ describe("a measurement table", () => {
 });
 
 describe("a grade under a real terminal", () => {
-  test("at 60, 80 and 120 columns, no line of a grade with failures is wider than the terminal, and no title is cut", async () => {
+  test("at 60, 80 and 120 columns, no line of a grade with failures is wider than the terminal, and nothing but a picture's lines is cut", async () => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/concurrency/fixed-temp-name"));
     try {
       for (const columns of [60, 80, 120]) {
@@ -115,7 +117,12 @@ describe("a grade under a real terminal", () => {
         const lines = run.stdout.replace(/\r/g, "").split("\n");
         expect(lines.some((l) => l.includes("replay:")), String(run.stdout)).toBe(true);
         expect(widest(lines), String(run.stdout)).toBeLessThanOrEqual(columns);
-        expect(run.stdout).not.toContain("…");
+        // A picture cuts its long lines with "…"; nothing else is cut: no title, no story, no command.
+        const drawn = new Set(run.report!.deliverables.flatMap((d) => d.checks).flatMap((c) => (c.picture ? pictureLines(c.picture, { width: outputWidth({ isTTY: true, columns }), indent: 6, c: pc.createColors(true) }).map((l) => stripAnsi(l)) : [])));
+        expect(drawn.size, "the grade drew no picture").toBeGreaterThan(0);
+        const told = lines.map((l) => stripAnsi(l)).filter((l) => !drawn.has(l));
+        expect(told.length, "the picture's lines were not found in the output").toBeLessThan(lines.length);
+        expect(told.join("\n")).not.toContain("…");
         expect(String(run.stdout).replace(/\s+/g, " ")).toContain("Beyond the handout: concurrent writers never tear the checkpoint");
       }
     } finally {

@@ -10,11 +10,18 @@ import { modelAt } from "../../crash/power-loss.js";
 import { fileBytes, filesAfter, pictureFile } from "../../grading/crash-picture.js";
 import type { Picture } from "../../report/picture.js";
 import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../report/picture-runs.js";
-import type { Crash } from "./crash-recovery.js";
+import type { Cut, Trace } from "../../crash/model.js";
 import { STEPS, doneEffects, locateCrash, type Done } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";
 
 const EXPECTED = expectedDigests();
+
+/** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget. */
+export interface CrashedRun {
+  run: { trace: Trace; start: number };
+  cut: Cut;
+  budget?: number;
+}
 
 /** One run as the story tells it: its budget, where it was killed, what it printed (a session). */
 export interface RunTold {
@@ -57,7 +64,7 @@ export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: 
  * them, which performed `lastEffects` and was judged with `problem`; `checkpoint` is the path the
  * runs were given, for the folders.
  */
-export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
+export function crashRunsPicture(crashes: CrashedRun[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
   try {
     const told: RunTold[] = [];
     for (const c of crashes) {
@@ -83,7 +90,7 @@ export function crashRunsPicture(crashes: Crash[], lastEffects: Done[], problem:
  * Only for a single crash: a later run's trace starts on the disk the crashes before it left,
  * which it does not hold. Undefined when it cannot be read for sure.
  */
-export function crashFolders(crashes: Crash[], stored: string): RunFolders | undefined {
+export function crashFolders(crashes: CrashedRun[], stored: string): RunFolders | undefined {
   try {
     if (crashes.length !== 1) return undefined;
     const { run, cut } = crashes[0]!;
