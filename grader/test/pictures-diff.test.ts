@@ -3,24 +3,15 @@
 // answer returned, and the paths the story says it left out or named wrongly; in the HTML report,
 // a real browser finds the same on the SVG's elements (data-* attributes), and a screenshot is kept
 // in .grade/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { REPO_ROOT } from "../paths.js";
 import { diffWords } from "../report/html/svg-diff-words.js";
 import type { DiffPicture } from "../report/picture-diff.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
-import { launchBrowser, openPage, screenshots } from "./support/browser.js";
+import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 
-const targets: { cleanup: () => Promise<void> }[] = [];
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(targets.map((t) => t.cleanup()));
-});
+const shared = browserPerFile();
 
 /** What a story says of the answer and of the divergence it expected. */
 interface Told {
@@ -57,7 +48,7 @@ describe("pictures of diffs in a grade", () => {
     { fixture: "sorted-by-name", check: "stretch-diff.two-prompts" },
   ])("$fixture, $check: the divergent step, the answer's step and the paths left out or wrongly named are the story's, drawn above it, and the SVG's elements say the same", async ({ fixture, check }) => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/stretch-diff", fixture));
-    targets.push(target);
+    shared.keep(target);
     const html = path.join(target.path, "report.html");
     const run = await grade(target.path, ["--only", check, "--html", html]);
     const failed = checkOf(run.report, check)!;
@@ -80,7 +71,7 @@ describe("pictures of diffs in a grade", () => {
     expect(run.stdout.slice(drawnAt)).toMatch(new RegExp(`≠ ${picture.step} `));
     expect(drawnAt).toBeLessThan(run.stdout.indexOf(failed.message!.split("\n")[0]!.slice(0, 30)));
 
-    const { page, context } = await openPage(browser, html);
+    const { page, context } = await openPage(shared.browser(), html);
     const svg = page.locator(`figure[data-picture="${check}"] svg.diff`);
     await expect(svg.count()).resolves.toBe(1);
     expect(await svg.getAttribute("aria-label")).toBe(diffWords(picture));
@@ -96,7 +87,7 @@ describe("pictures of diffs in a grade", () => {
       expect(await attr("g.path.extra", "data-extra-path")).toEqual(story.extra);
     }
     await context.close();
-    const overflowing = await screenshots(browser, `diff-${fixture}-${check.split(".")[1]}`, html);
+    const overflowing = await screenshots(shared.browser(), `diff-${fixture}-${check.split(".")[1]}`, html);
     expect(overflowing).toEqual([]);
   });
 });

@@ -3,23 +3,14 @@
 // n-th write, its size, the bytes it wrote) and draws the folder the story lists; the report
 // matches its schema; the terminal draws it above the story; in the HTML report, a real browser
 // finds the same on the SVG's elements (data-* attributes), and a screenshot is kept in .grade/screenshots/.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { REPO_ROOT } from "../paths.js";
 import { assertMatchesSchema } from "../schemas.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
-import { launchBrowser, openPage, screenshots } from "./support/browser.js";
+import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 
-const targets: { cleanup: () => Promise<void> }[] = [];
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(targets.map((t) => t.cleanup()));
-});
+const shared = browserPerFile();
 
 /** The fault as the story names it: "its 1st write of 1 (writeSync, 10 bytes to ...) wrote only 1 byte" or "... failed with ENOSPC". */
 function storyFault(story: string): { nth: number; api: string; bytes: number; written: number } | null {
@@ -37,7 +28,7 @@ describe("pictures of disk faults in a grade", () => {
     { fixture: "disk-faults/ignores-short-write", check: "disk-faults.short-writes", fault: "short write" },
   ])("$fixture, $check: the marked call is the write the story's fault names, with the bytes it wrote, the folder is the one the story lists, and the SVG's elements say the same", async ({ fixture, check, fault }) => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));
-    targets.push(target);
+    shared.keep(target);
     const html = path.join(target.path, "report.html");
     const run = await grade(target.path, ["--only", check, "--html", html]);
     assertMatchesSchema("report", run.report, "the report");
@@ -66,7 +57,7 @@ describe("pictures of disk faults in a grade", () => {
     expect(drawnAt).toBeLessThan(run.stdout.indexOf("On disk after it"));
     expect(run.stdout.slice(drawnAt)).toContain(`✗ ${fault}: ${named!.written} of ${named!.bytes} bytes written`);
 
-    const { page, context } = await openPage(browser, html);
+    const { page, context } = await openPage(shared.browser(), html);
     const svg = page.locator(`figure[data-picture="${check}"] svg.calls`);
     await expect(svg.count()).resolves.toBe(1);
     const mark = svg.locator("g.fault-mark");
@@ -82,7 +73,7 @@ describe("pictures of disk faults in a grade", () => {
     expect(await svg.getAttribute("aria-label")).toContain(`The disk said no at call ${afterOps + 1} (${hit.what})`);
     await expect(page.locator(`[data-check="${check}"] [data-folder="after"] h4`).textContent()).resolves.toBe("After the call");
     await context.close();
-    const overflowing = await screenshots(browser, `faults-${fixture.replace("/", "-")}`, html);
+    const overflowing = await screenshots(shared.browser(), `faults-${fixture.replace("/", "-")}`, html);
     expect(overflowing).toEqual([]);
   });
 });

@@ -4,23 +4,14 @@
 // say the same (the wrong load's badge in the row of step N, the failure's line under that row).
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { lanesWords } from "../report/html/svg-lanes-words.js";
 import type { LanesPicture } from "../report/picture-lanes.js";
-import { launchBrowser, openPage, screenshots } from "./support/browser.js";
+import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
 
-const targets: { cleanup: () => Promise<void> }[] = [];
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(targets.map((t) => t.cleanup()));
-});
+const shared = browserPerFile();
 
 describe("the lanes picture of a concurrency failure in a grade", () => {
   test.each([
@@ -29,7 +20,7 @@ describe("the lanes picture of a concurrency failure in a grade", () => {
   ])("$fixture: the picture marks the step the story names, draws the story's numbered steps, sits above the story, and its SVG's data-* attributes say the same", async ({ fixture, kind }) => {
     const check = "concurrency.two-writers";
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/concurrency", fixture));
-    targets.push(target);
+    shared.keep(target);
     const html = path.join(target.path, "report.html");
     const run = await grade(target.path, ["--only", check, "--html", html]);
     const failed = checkOf(run.report, check)!;
@@ -52,7 +43,7 @@ describe("the lanes picture of a concurrency failure in a grade", () => {
     expect(drawnAt).toBeLessThan(run.stdout.indexOf("2 writers, each a process of its own"));
     expect(run.stdout.slice(drawnAt)).toContain(`✗ after step ${named}:`);
 
-    const { page, context } = await openPage(browser, html);
+    const { page, context } = await openPage(shared.browser(), html);
     const svg = page.locator(`details[data-check="${check}"] svg.lanes`);
     expect(await svg.getAttribute("role")).toBe("img");
     expect(await svg.getAttribute("aria-label")).toBe(lanesWords(picture));
@@ -80,7 +71,7 @@ describe("the lanes picture of a concurrency failure in a grade", () => {
       expect(await svg.locator(`[data-step="${named}"][data-threw]`).getAttribute("data-writer")).toBe(picture.failure.writer);
     }
     await context.close();
-    expect(await screenshots(browser, `lanes-${fixture}`, html)).toEqual([]);
+    expect(await screenshots(shared.browser(), `lanes-${fixture}`, html)).toEqual([]);
     expect(fs.existsSync(path.join(REPO_ROOT, ".grade/screenshots", `lanes-${fixture}-light-1280.png`))).toBe(true);
   });
 });

@@ -3,9 +3,8 @@
 // marks the step the story names as wrong; in the HTML report, a real browser finds the same on
 // the SVG's elements (data-* attributes), and a screenshot is kept in .grade/screenshots/. A crash
 // replayed from its run's trace also shows the folder before and after it, with a torn write's tear.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { REPO_ROOT } from "../paths.js";
 import { assertMatchesSchema } from "../schemas.js";
 import type { RunsPicture } from "../report/picture-runs.js";
@@ -16,17 +15,9 @@ import { Sandbox } from "../sandbox/supervisor/host-client.js";
 import { bundleTarget } from "../target/bundle.js";
 import { scratchHost } from "./support/host.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
-import { launchBrowser, openPage, screenshots } from "./support/browser.js";
+import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 
-const targets: { cleanup: () => Promise<void> }[] = [];
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(targets.map((t) => t.cleanup()));
-});
+const shared = browserPerFile();
 
 /** Where the story says run 1 was killed: its step and where in it, as the picture's `at` names it. */
 function storyKill(story: string): { step: number; at: string } | null {
@@ -45,7 +36,7 @@ describe("pictures of runs in a grade", () => {
     { fixture: "stretch-git/no-reset", check: "stretch-git.killed-in-commit", wrong: null },
   ])("$fixture, $check: the kill is at the run and step the story names, the wrong step is the story's, and the SVG's elements say the same", async ({ fixture, check, wrong }) => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));
-    targets.push(target);
+    shared.keep(target);
     const html = path.join(target.path, "report.html");
     const run = await grade(target.path, ["--only", check, "--html", html]);
     const failed = checkOf(run.report, check)!;
@@ -66,7 +57,7 @@ describe("pictures of runs in a grade", () => {
     // The terminal draws it above the story.
     expect(run.stdout.indexOf("✂")).toBeGreaterThan(run.stdout.indexOf(check));
 
-    const { page, context } = await openPage(browser, html);
+    const { page, context } = await openPage(shared.browser(), html);
     const svg = page.locator(`figure[data-picture="${check}"] svg.runs`);
     await expect(svg.count()).resolves.toBe(1);
     const marker = svg.locator("g.kill");
@@ -84,7 +75,7 @@ describe("pictures of runs in a grade", () => {
     expect(cells).toEqual(picture.runs.flatMap((r, i) => r.cells.map((c) => `${i + 1}:${c.step}`)));
     expect(await svg.getAttribute("aria-label")).toContain(`killed ${picture.runs[0]!.killed!.words}`);
     await context.close();
-    const overflowing = await screenshots(browser, `runs-${fixture.replace("/", "-")}`, html);
+    const overflowing = await screenshots(shared.browser(), `runs-${fixture.replace("/", "-")}`, html);
     expect(overflowing).toEqual([]);
   });
 });
@@ -114,7 +105,7 @@ describe("the folders before and after a crashed run, in a grade", () => {
   test("phase2/commit-before-step, phase2.crash-schedules: the folder after the crash holds the temp file the story says was cut, at the bytes it says reached it, torn with the rest missing, and its files are those a real replay of that crash leaves; the report matches its schema; the page shows each file of the folder after the crash with what it holds, the torn one's missing part, under the headings of both folders", async () => {
     const check = "phase2.crash-schedules";
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase2/commit-before-step"));
-    targets.push(target);
+    shared.keep(target);
     const html = path.join(target.path, "report.html");
     const run = await grade(target.path, ["--only", check, "--html", html]);
     const failed = checkOf(run.report, check)!;
@@ -134,7 +125,7 @@ describe("the folders before and after a crashed run, in a grade", () => {
     expect(after).toEqual(await replayedDisk(target.path, budget, Number(cut[3]), Number(cut[2])));
     assertMatchesSchema("report", run.report, "the report with the folders");
 
-    const { page, context } = await openPage(browser, html);
+    const { page, context } = await openPage(shared.browser(), html);
     const folders = page.locator(`details[data-check="${check}"] .folders`);
     await expect(folders.locator('[data-folder="before"] h4').textContent()).resolves.toBe("When run 1 started");
     await expect(folders.locator('[data-folder="after"] h4').textContent()).resolves.toBe("After the crash");
@@ -145,6 +136,6 @@ describe("the folders before and after a crashed run, in a grade", () => {
     expect(await missing.isVisible()).toBe(true);
     expect((await missing.textContent())!.length).toBeGreaterThan(0);
     await context.close();
-    expect(await screenshots(browser, "runs-folders-phase2-commit-before-step", html)).toEqual([]);
+    expect(await screenshots(shared.browser(), "runs-folders-phase2-commit-before-step", html)).toEqual([]);
   });
 });

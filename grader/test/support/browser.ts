@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { REPO_ROOT } from "../../paths.js";
 
 /** Where a headless Chromium may be: $CHROMIUM_PATH, Debian's chromium-headless-shell, then a full Chromium or Chrome (GitHub's Ubuntu runners have Chrome). */
@@ -91,4 +92,27 @@ export async function copiedReplay(browser: Browser, file: string, id: string): 
   const text = (await opened.page.evaluate("navigator.clipboard.readText()")) as string;
   await opened.context.close();
   return text;
+}
+
+/**
+ * One headless browser for a test file: launched before its tests and closed after them, when the
+ * targets its tests composed (`keep`) are cleaned up too.
+ */
+export function browserPerFile(): { browser(): Browser; keep(target: { cleanup: () => Promise<void> }): void } {
+  let browser: Browser | undefined;
+  const targets: { cleanup: () => Promise<void> }[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(targets.map((t) => t.cleanup()));
+  });
+  return {
+    browser: () => {
+      if (!browser) throw new Error("the browser is launched before the file's tests, in beforeAll");
+      return browser;
+    },
+    keep: (target) => void targets.push(target),
+  };
 }
