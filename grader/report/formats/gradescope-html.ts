@@ -4,7 +4,8 @@
 // Gradescope sanitizes HTML output; should it drop the image, the story and command remain.
 import type { CheckReport } from "../report.js";
 import { esc } from "../html/escape.js";
-import { pictureAlt, standaloneSvg } from "../html/standalone-svg.js";
+import { pictureAltText } from "../html/picture-svg.js";
+import { standaloneSvg } from "../html/standalone-svg.js";
 
 /** The check's output as HTML: its picture, story and replay command; every text escaped. */
 export function gradescopeHtmlOutput(check: CheckReport): string {
@@ -13,7 +14,7 @@ export function gradescopeHtmlOutput(check: CheckReport): string {
     const svg = standaloneSvg(check.picture);
     const size = /width="(\d+)" height="(\d+)"/.exec(svg);
     const dims = size ? ` width="${size[1]}" height="${size[2]}"` : "";
-    parts.push(`<p><img alt="${pictureAlt(svg)}"${dims} src="data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}"></p>`);
+    parts.push(`<p><img alt="${esc(pictureAltText(check.picture))}"${dims} src="data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}"></p>`);
   }
   if (check.message) parts.push(`<pre>${esc(check.message)}</pre>`);
   if (check.replay) parts.push(`<p>Replay: <code>${esc(check.replay)}</code></p>`);

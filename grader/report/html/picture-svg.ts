@@ -8,9 +8,11 @@
 import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../picture.js";
 import { bytesWord, esc } from "./escape.js";
 import { afterWords, faultLabel, HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
+import { diffWords } from "./svg-diff-words.js";
 import { diffSvg } from "./svg-diff.js";
+import { lanesWords } from "./svg-lanes-words.js";
 import { lanesSvg } from "./svg-lanes.js";
-import { runsSvg } from "./svg-runs.js";
+import { runsSvg, runsWords } from "./svg-runs.js";
 import { wrapText } from "./wrap.js";
 import { CH, LINE, svgText as text } from "./svg-text.js";
 
@@ -106,6 +108,20 @@ export function pictureSvg(picture: Picture): string {
       return lanesSvg(picture);
     case "diff":
       return diffSvg(picture);
+  }
+}
+
+/** A failure's picture, of any kind, in words: its SVG's text alternative, and what an image of it is given as alt text. */
+export function pictureAltText(picture: Picture): string {
+  switch (picture.kind) {
+    case "calls":
+      return pictureWords(picture);
+    case "runs":
+      return runsWords(picture);
+    case "lanes":
+      return lanesWords(picture);
+    case "diff":
+      return diffWords(picture);
   }
 }
 

@@ -35,8 +35,3 @@ export function standaloneSvg(picture: Picture): string {
   const opened = svg.indexOf(">") + 1;
   return `${svg.slice(0, opened)}<style>${PICTURE_STYLE}</style>${svg.slice(opened)}`;
 }
-
-/** The picture's text alternative, as its SVG carries it (aria-label, already escaped for an attribute). */
-export function pictureAlt(svg: string): string {
-  return /aria-label="([^"]*)"/.exec(svg)?.[1] ?? "";
-}
