@@ -12,7 +12,8 @@ import { loadRubric, type Rubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
 import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
-import { gradebookCsv, type Row } from "./batch/gradebook.js";
+import type { Row } from "./batch/gradebook.js";
+import { gradebookPaths, writeGradebook } from "./batch/gradebook-files.js";
 import { defaultJobs, loadFactor, scaledRubric, writeRubric } from "./batch/load.js";
 import { modifiedFiles, pristineDigests } from "./batch/modified.js";
 import { Progress, clock } from "./batch/progress.js";
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const out = path.resolve(args.out);
-  const reportsDir = `${out.replace(/\.csv$/i, "")}-reports`;
+  const reportsDir = gradebookPaths(out).reports;
   const submissions = findSubmissions(path.resolve(args.submissions), [reportsDir]);
   if (submissions.length === 0) {
     console.error(`grade-batch: found no submission folders in ${JSON.stringify(args.submissions)}; expected one folder per submission`);
@@ -72,10 +73,7 @@ async function main(argv: string[]): Promise<number> {
       console.error("grade-batch: interrupted; no gradebook written");
       return 130;
     }
-    const own = `${out}.${process.pid}.tmp`;
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(own, gradebookCsv(rubric, rows));
-    fs.renameSync(own, out);
+    writeGradebook({ csv: out, rubric, rows });
     // As root, a grade that could not run its submission as a user of its own says so (once per batch).
     const exposed = rows.filter((r) => r.report?.targetUser?.root && !r.report.targetUser.separate);
     if (exposed.length > 0) console.error(`Note: ${exposed.length} grade${exposed.length === 1 ? "" : "s"} ran the submitted code as the grader's own user (${exposed[0]!.report!.targetUser!.why}): it could reach the grader's files.`);
