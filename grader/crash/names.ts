@@ -1,6 +1,18 @@
 // File names as messages show them: the same from run to run.
 
-/** Hides process ids and random parts of temp names, so messages repeat from run to run. */
-export function normaliseName(name: string): string {
-  return name.replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
+/** What the grader knows of the names' makers: the ids of the real processes that ran the target. */
+export interface KnownIds {
+  /** Process ids the target saw as `process.pid` (a real process's id can be any length: 3 digits once ids wrap). */
+  pids?: ReadonlyArray<number | null>;
+}
+
+/**
+ * Hides process ids and random parts of temp names, so messages repeat from run to run. The ids
+ * of real processes are replaced where they stand as a number of their own; a simulated process's
+ * id (4001 and up), a time or a random part is hidden by its shape.
+ */
+export function normaliseName(name: string, known: KnownIds = {}): string {
+  // Shapes first: a random part that happens to hold the id's digits is hidden whole, as always.
+  const shaped = name.replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
+  return (known.pids ?? []).filter((pid) => pid !== null).reduce((text, pid) => text.replace(new RegExp(`(?<![0-9])${pid}(?![0-9])`, "g"), "*"), shaped);
 }

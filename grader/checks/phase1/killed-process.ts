@@ -41,7 +41,7 @@ export const killedProcess: CheckDefinition = {
       return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes, through Node's fs or a program it ran"}.`);
     }
     const torn = killed.torn;
-    const file = JSON.stringify(normaliseName(torn?.file ?? "a file"));
+    const file = JSON.stringify(normaliseName(torn?.file ?? "a file", { pids: [killed.pid] }));
     story.push(
       `Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) and was killed with SIGKILL ` +
         (!torn ? "in the middle of its first write."

@@ -29,7 +29,7 @@ export const killedSession: CheckDefinition = {
         const killed = await folder.run(undefined, { nthChange: at, fraction });
         ctx.countCrashStates(1);
         const where = killed.torn
-          ? `in ${killed.torn.api}${killed.torn.file ? `(${JSON.stringify(normaliseName(killed.torn.file))})` : ""}${killed.torn.of ? `, ${killed.torn.written} of ${killed.torn.of} bytes written` : ""}`
+          ? `in ${killed.torn.api}${killed.torn.file ? `(${JSON.stringify(normaliseName(killed.torn.file, { pids: [killed.pid] }))})` : ""}${killed.torn.of ? `, ${killed.torn.written} of ${killed.torn.of} bytes written` : ""}`
           : "";
         const story = `A session was killed with SIGKILL at its change to the disk number ${at} of ${changes}${where ? ` (${where})` : ""}`;
         if (killed.signal !== "SIGKILL") return `${story}, but it was not killed there: it made fewer changes this time.`;

@@ -26,6 +26,8 @@ export interface ProcessOutcome {
   changes: number | null;
   /** The write that was torn when the process was killed mid-write. */
   torn: Torn | null;
+  /** The process id the target saw as \`process.pid\` (the runtime's, below its shell), once it reported it. */
+  pid: number | null;
   limits: Limits;
 }
 
@@ -60,7 +62,7 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   const config: ProcessConfig = { ...rest, callMs: limits.callMs };
   // It starts in its scenario's folder, with nothing of the grader's in its environment.
   const child = Child.start({ hostFile, mode: "process", limits, lease, cwd: opts.root, home: path.join(opts.root, "cwd"), input: JSON.stringify(config) });
-  const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, limits };
+  const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, pid: null, limits };
   const kill = () => child.kill();
   signal?.addEventListener("abort", kill);
   const dog = child.watch(limits.processMs, () => {
@@ -69,7 +71,7 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   });
   child.onReports<ProcessMessage>((messages) => {
     for (const message of messages) {
-      if ("pid" in message) child.runtimePid = message.pid;
+      if ("pid" in message) child.runtimePid = outcome.pid = message.pid;
       else if ("effect" in message) outcome.effects.push(message.effect);
       else if ("results" in message) outcome.results = message.results;
       else if ("torn" in message) outcome.torn = message.torn;
