@@ -182,6 +182,10 @@ describe("npm run grade-batch's arguments", () => {
     [["subs", "--out", "g.csv", "--only", "a,b", "--only", "c"], batch({ gradeArgs: ["--only", "a", "--only", "b", "--only", "c"], only: ["a", "b", "c"] })],
     [["subs", "--out", "g.csv", "--only", "-x"], batch({ gradeArgs: ["--only", "-x"], only: ["-x"] })],
     [["subs", "--out", "g.csv", "--only", ""], batch()],
+    [["subs", "--out", "g.csv", "--shard", "1/1"], batch({ shard: { index: 1, count: 1 } })],
+    [["subs", "--out", "g.csv", "--shard", "3/10"], batch({ shard: { index: 3, count: 10 } })],
+    [["subs", "--out", "g.csv", "--shard", "256/256"], batch({ shard: { index: 256, count: 256 } })],
+    [["subs", "--out", "g.csv", "--shard", "02/04", "--shard", "4/4"], batch({ shard: { index: 4, count: 4 } })],
     [
       ["--jobs", "4", "--timeout", "600", "--seed", "9", "--only", "phase1", "--rubric", "r.json", "--out", "g.csv", "subs"],
       batch({ jobs: 4, timeoutMs: 600_000, rubric: "r.json", gradeArgs: ["--seed", "9", "--only", "phase1"], only: ["phase1"] }),
@@ -247,6 +251,18 @@ describe("npm run grade-batch's arguments", () => {
     [["subs", "--out", "g.csv", "--seed", "-1"], '--seed expects a whole number or "random", got "-1"'],
     [["a", "b", "--seed", "x"], 'expected one submissions folder, got "a" "b"'],
     [["subs", "--seed", "x"], "--out <file.csv> is required: where to write the gradebook"],
+    [["subs", "--shard"], "--shard needs a value"],
+    [["subs", "--out", "g.csv", "--shard", "3/2"], '--shard expects k/n with 1 <= k <= n, got "3/2"'],
+    [["subs", "--out", "g.csv", "--shard", "0/2"], '--shard expects k/n with 1 <= k <= n, got "0/2"'],
+    [["subs", "--out", "g.csv", "--shard", "1/0"], '--shard expects k/n with 1 <= k <= n, got "1/0"'],
+    [["subs", "--out", "g.csv", "--shard", "2"], '--shard expects k/n with 1 <= k <= n, got "2"'],
+    [["subs", "--out", "g.csv", "--shard", "1/2/3"], '--shard expects k/n with 1 <= k <= n, got "1/2/3"'],
+    [["subs", "--out", "g.csv", "--shard", "1 /2"], '--shard expects k/n with 1 <= k <= n, got "1 /2"'],
+    [["subs", "--out", "g.csv", "--shard", "-1/2"], '--shard expects k/n with 1 <= k <= n, got "-1/2"'],
+    [["subs", "--out", "g.csv", "--shard", "1.5/2"], '--shard expects k/n with 1 <= k <= n, got "1.5/2"'],
+    [["subs", "--out", "g.csv", "--shard", ""], '--shard expects k/n with 1 <= k <= n, got ""'],
+    [["subs", "--out", "g.csv", "--shard", "1/257"], '--shard expects k/n with 1 <= k <= n and n at most 256, got "1/257"'],
+    [["--shard=1/2", "subs"], 'unknown option "--shard=1/2" (give its value after a space: --shard 1/2)'],
   ];
   test.each(refused)("refuses %j", (argv, message) => {
     expect(thrown(() => parseBatchArgs(argv))).toBe(message);

@@ -18,6 +18,7 @@ import { defaultJobs, loadFactor, scaledRubric, writeRubric } from "./batch/load
 import { modifiedFiles, pristineDigests } from "./batch/modified.js";
 import { Progress, clock } from "./batch/progress.js";
 import { runGrade, stopAllGrades } from "./batch/run-grade.js";
+import { shardOf } from "./batch/shard.js";
 import { findSubmissions, holdsMoreThanStarter, type Submission } from "./batch/submissions.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -36,10 +37,18 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = path.resolve(args.out);
   const reportsDir = gradebookPaths(out).reports;
-  const submissions = findSubmissions(path.resolve(args.submissions), [reportsDir]);
-  if (submissions.length === 0) {
+  const all = findSubmissions(path.resolve(args.submissions), [reportsDir]);
+  if (all.length === 0) {
     console.error(`grade-batch: found no submission folders in ${JSON.stringify(args.submissions)}; expected one folder per submission`);
     return 2;
+  }
+  const submissions = args.shard ? shardOf(all, args.shard, (s) => s.name) : all;
+  const ofShard = args.shard ? ` of ${all.length} (shard ${args.shard.index}/${args.shard.count})` : "";
+  // A shard may hold none when there are more shards than submissions: its gradebook is empty, not missing.
+  if (submissions.length === 0) {
+    writeGradebook({ csv: out, rubric, rows: [] });
+    console.error(`Wrote ${args.out}: no submissions${ofShard}.`);
+    return 0;
   }
   fs.mkdirSync(reportsDir, { recursive: true });
   // As root, each grade runs its submission as users of their own: they must not read another
@@ -59,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const rubricFile = writeRubric(scaled, scratch.path);
     const pristine = pristineDigests(REPO_ROOT);
-    console.error(`Grading ${submissions.length} submissions, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
+    console.error(`Grading ${submissions.length} submissions${ofShard}, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
     const progress = new Progress(submissions.length);
     const started = Date.now();
     const rows = await inParallel(submissions, jobs, async (s) => {

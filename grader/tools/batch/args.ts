@@ -1,6 +1,7 @@
 // The command line of `npm run grade-batch`: what each flag means and what a wrong one says.
 import { parseArgs as parseGradeArgs } from "../../cli/args.js";
 import { readWords, unknownOption, usageLines, valueOf, type Options } from "../../cli/command-line.js";
+import { parseShard, type Shard } from "./shard.js";
 
 export interface BatchArgs {
   submissions: string;
@@ -15,6 +16,8 @@ export interface BatchArgs {
   only: string[];
   /** The rubric file to scale and pass on; unset: the repository's. */
   rubric?: string;
+  /** Grade only this shard of the submissions (see shard.ts for the split); unset: all of them. */
+  shard?: Shard;
   help: boolean;
 }
 
@@ -31,6 +34,7 @@ ${usageLines([
   ["--seed <n>", 'passed to every grade ("random" picks one seed for the whole batch)'],
   ["--only <id>", "passed to every grade; repeatable"],
   ["--rubric <file>", "the rubric to grade with (its time limits are scaled to the load)"],
+  ["--shard <k/n>", "grade only the k-th of n shards: the submissions sorted by name, dealt round-robin (the 1st, (n+1)th, ... to shard 1)"],
   ["--help", "show this text"],
 ])}`;
 
@@ -41,6 +45,7 @@ const OPTIONS: Options = {
   timeout: { type: "string" },
   seed: { type: "string" },
   only: { type: "string" },
+  shard: { type: "string" },
   help: { type: "boolean", short: "h" },
 };
 
@@ -57,6 +62,7 @@ export function parseBatchArgs(argv: string[]): BatchArgs {
     else if (word.name === "rubric") args.rubric = valueOf(word);
     else if (word.name === "jobs") args.jobs = wholeNumber(word.flag, valueOf(word));
     else if (word.name === "timeout") args.timeoutMs = wholeNumber(word.flag, valueOf(word)) * 1000;
+    else if (word.name === "shard") args.shard = parseShard(word.flag, valueOf(word));
     else pass.push(word.flag, valueOf(word)); // --seed, --only
   }
   if (args.help) return { ...args, submissions: "", out: "", gradeArgs: [], only: [] };
