@@ -17,7 +17,8 @@ import { postVerdict } from "../grading/verdict-board.js";
 import { VerdictCache, cacheOff, lookUp, store, type CachedVerdicts } from "./verdict-cache.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
-import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
+import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
+import type { Limits } from "../sandbox/messages/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
@@ -165,7 +166,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     const vitest = await startVitest(
       "test",
       await compileChecks(deliverables.map((d) => d.id)),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: gradeBoundMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: deliverables.length, fileParallelism: true },
+      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: deliverables.length, fileParallelism: true },
       { logLevel: "silent" },
     );
     await vitest.close();
@@ -187,6 +188,11 @@ class GraderError extends Error {}
  * Removes machine paths that a target's own error messages may carry into the report, and shows
  * control characters (terminal escapes a target may print to paint a fake scoreboard) as text.
  */
+/** vitest's limit on one check's test: past the check's own wall-time cap, with the wait for a check it builds on and a minute more. */
+function checkTestTimeoutMs(limits: Limits): number {
+  return checkWallCapMs(limits) + limits.checkMs + 60_000;
+}
+
 function scrubReport(report: Report, paths: string[]): Report {
   const scrub = scrubber(paths);
   for (const d of report.deliverables) for (const c of d.checks) c.message = c.message === undefined ? undefined : scrub(c.message);

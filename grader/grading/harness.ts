@@ -7,7 +7,8 @@ import { CheckContext } from "./context.js";
 import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
 import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
-import { cpuTimes, saturatedSince } from "../sandbox/busy-machine.js";
+import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
+import { FairClock } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 import { postVerdict, unmetElsewhere } from "./verdict-board.js";
@@ -72,21 +73,19 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
   const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
-  let deadline = Date.now() + checkMs;
-  // A machine kept busy all along (other grades, other jobs) gives the check its time once more.
-  const machine = cpuTimes();
-  let extended = false;
-  const extend = () => {
-    if (extended || !saturatedSince(machine)) return false;
-    extended = true;
-    deadline += checkMs;
-    return true;
-  };
-  const late = (ctx: CheckContext) => {
+  // The deadline counts the time the machine could give the check, not the time it waited for a
+  // processor behind other work; past the wall-time cap, the machine never gave it enough.
+  const clock = FairClock.start();
+  const wallCapMs = checkWallCapMs(config.rubric.limits);
+  const late = (ctx: CheckContext, why: "deadline" | "machine"): Verdict => {
     ctx.limitHit = true;
-    const within = extended ? `${formatSeconds(2 * checkMs)} (twice the ${formatSeconds(checkMs)} one check may take, as the machine was busy)` : `${formatSeconds(checkMs)}, the most one check may take`;
+    const wall = formatMinutes(clock.wallMs());
+    if (why === "machine") {
+      return { status: "error", message: `the machine was too busy to finish this check: in ${wall} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a check may take. Grade again on a machine with processors to spare.` };
+    }
+    const busy = clock.wallMs() > 1.25 * clock.fairMs() ? ` (it ran for ${wall}; only the time the busy machine had a processor for it counts)` : "";
     return ctx.failed(
-      `The check did not finish within ${within}. ` +
+      `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take${busy}. ` +
         `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`,
     );
   };
@@ -101,8 +100,8 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       contexts.push(ctx);
       // A variant with others after it gets half the time left, so the reference variant always has its turn.
       const last = i === variants.length - 1;
-      const share = () => (last ? 1 : 0.5) * (deadline - Date.now());
-      const outcome = await withinDeadline(runOne(check, ctx), share(), () => (extend() ? share() : null), () => late(ctx));
+      const until = clock.fairMs() + (last ? 1 : 0.5) * (checkMs - clock.fairMs());
+      const outcome = await withinDeadline(runOne(check, ctx), { clock, fairMs: until, wallMs: wallCapMs }, (why) => late(ctx, why));
       if (ctx.limitHit) await ctx.close();
       // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
       // only the variant with every earlier file from the reference is still tried.
@@ -117,6 +116,7 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     }
     return withUntried(first!, target);
   })();
+  clock.stop();
   await Promise.all(contexts.map((c) => c.close()));
   return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed), limitHit: contexts.some((c) => c.limitHit) };
 }
@@ -132,22 +132,32 @@ function withUntried(verdict: Verdict, target: PreparedTarget): Verdict {
   return { ...verdict, message: [verdict.message, ...notes].filter(Boolean).join("\n") };
 }
 
-/** The verdict of `work`, or `late()` when it is not there within `ms` and `more()` gives no more time (the check is then abandoned). */
-async function withinDeadline(work: Promise<Verdict>, ms: number, more: () => number | null, late: () => Verdict): Promise<Verdict> {
+/**
+ * The verdict of `work`, or `late()` once the clock's machine time passes `fairMs` or its wall time
+ * passes `wallMs` (the check is then abandoned). Fair time never runs ahead of wall time, so the
+ * timer is set for the machine time left and, when it fires early by the wall, set again.
+ */
+async function withinDeadline(work: Promise<Verdict>, limit: { clock: FairClock; fairMs: number; wallMs: number }, late: (why: "deadline" | "machine") => Verdict): Promise<Verdict> {
   let timer: NodeJS.Timeout | undefined;
+  const { clock } = limit;
   const deadline = new Promise<Verdict>((resolve) => {
-    const expire = () => {
-      const extra = more();
-      if (extra !== null) timer = setTimeout(expire, extra);
-      else resolve(late());
+    const check = () => {
+      if (clock.fairMs() >= limit.fairMs) return resolve(late("deadline"));
+      if (clock.wallMs() >= limit.wallMs) return resolve(late("machine"));
+      timer = setTimeout(check, Math.max(50, Math.min(limit.fairMs - clock.fairMs(), limit.wallMs - clock.wallMs())));
     };
-    timer = setTimeout(expire, ms);
+    check();
   });
   try {
     return await Promise.race([work, deadline]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** "3.5 min", or seconds under a minute. */
+function formatMinutes(ms: number): string {
+  return ms < 60_000 ? formatSeconds(ms) : `${+(ms / 60_000).toFixed(1)} min`;
 }
 
 /** Runs one check in one variant; a sandbox that died or hung is the target's failure. */

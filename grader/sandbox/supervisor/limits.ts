@@ -7,13 +7,22 @@ import { SHELL, belowShell } from "../messages/launch.js";
 import type { Limits } from "../messages/limits.js";
 
 /**
- * The most a whole grade takes, whatever the target does: each deliverable's checks run side by
- * side, at most five at a time (so a deliverable's seven checks take two turns of `checkMs`), each
- * check twice `checkMs` at most (a machine busy all along gives it its time once more), plus a
- * minute for compiling and starting.
+ * The most a whole grade takes, whatever the target does, on a machine that gives it its time:
+ * each deliverable's checks run side by side, at most five at a time (so a deliverable's seven
+ * checks take two turns of `checkMs`), with room for twice that, plus a minute for compiling and
+ * starting. A machine kept busy by other work can stretch a check past it (see `checkWallCapMs`).
  */
 export function gradeBoundMs(limits: Limits): number {
   return 4 * limits.checkMs + 60_000;
+}
+
+/**
+ * The wall time after which a check is abandoned whatever its clock says: `checkMs` counts only
+ * the time the machine could give the check, and a machine this busy for this long has not given
+ * it enough to judge the target. The check is then the grader's error, never the target's failure.
+ */
+export function checkWallCapMs(limits: Limits): number {
+  return 10 * limits.checkMs;
 }
 
 /** How long a sandbox may stay silent (no call started, no reply) before it is killed: a blocking system call. */

@@ -1,0 +1,114 @@
+// The time a check has had of the machine. A check's deadline bounds what the target does, not
+// how busy the machine is: a second of wall time counts in full while the machine had a processor
+// to spare, and in proportion to a runnable thread's share of the processors while every one was
+// taken (other grades, other jobs on a shared runner, the grade's own other checks). A target that
+// hangs still meets the deadline; a correct one starved by the machine does not.
+//
+// Read from /proc/stat (Linux): the processors' busy share and the threads runnable now, sampled
+// a few times a second while any clock runs. Elsewhere every second counts in full. In a container
+// these are the host's figures; a busy host then only makes the clock slower, never faster.
+import fs from "node:fs";
+import os from "node:os";
+
+/** How often the machine is read while a clock runs. */
+const SAMPLE_MS = 250;
+/** The busy share of the processors from which the machine counts as taken. */
+const SATURATED = 0.9;
+
+interface MachineReading {
+  total: number;
+  idle: number;
+  /** Threads running or waiting for a processor, this reader's own included. */
+  runnable: number;
+}
+
+/** A clock of the machine's time given to one check: started now. */
+export class FairClock {
+  private readonly startedWall: number;
+  private readonly startedFair: number;
+
+  private constructor() {
+    clocks++;
+    sampleSoon();
+    this.startedWall = Date.now();
+    this.startedFair = fairNow();
+  }
+
+  /** Starts a clock; call `stop()` when the check is over. */
+  static start(): FairClock {
+    return new FairClock();
+  }
+
+  /** Milliseconds of the machine's time since the start: never more than `wallMs()`. */
+  fairMs(): number {
+    return Math.min(this.wallMs(), fairNow() - this.startedFair);
+  }
+
+  /** Milliseconds of wall time since the start. */
+  wallMs(): number {
+    return Date.now() - this.startedWall;
+  }
+
+  /** Stops sampling for this clock (the machine is no longer read once none runs). */
+  stop(): void {
+    if (--clocks === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  }
+}
+
+/** The share of a processor a runnable thread got over a stretch between two readings: 1 while one was to spare. */
+export function shareBetween(before: MachineReading, after: MachineReading, cores: number): number {
+  const ticks = after.total - before.total;
+  if (ticks <= 0) return 1;
+  const busy = 1 - (after.idle - before.idle) / ticks;
+  if (busy < SATURATED) return 1;
+  // The reader counts itself among the runnable threads; it is not what the check waits behind.
+  const others = Math.max(1, (before.runnable + after.runnable) / 2 - 1);
+  return Math.min(1, cores / others);
+}
+
+let clocks = 0;
+let timer: NodeJS.Timeout | undefined;
+/** The last reading of the machine, and when it was taken. */
+let last: { at: number; reading: MachineReading | null } = { at: Date.now(), reading: null };
+/** The machine's time counted up to `last.at`, in milliseconds. */
+let counted = 0;
+/** The share measured over the last stretch: the estimate for the stretch since. */
+let share = 1;
+
+/** Machine milliseconds counted so far. */
+function fairNow(): number {
+  return counted + (Date.now() - last.at) * share;
+}
+
+/** Starts reading the machine, from a fresh reading, when no clock was running. */
+function sampleSoon(): void {
+  if (timer) return;
+  counted = fairNow();
+  last = { at: Date.now(), reading: readMachine() };
+  timer = setInterval(sample, SAMPLE_MS);
+  timer.unref();
+}
+
+function sample(): void {
+  const now = Date.now();
+  const reading = readMachine();
+  share = last.reading && reading ? shareBetween(last.reading, reading, os.availableParallelism()) : 1;
+  counted += (now - last.at) * share;
+  last = { at: now, reading };
+}
+
+/** The processors' time so far and the threads runnable now, or null where /proc/stat is not there. */
+function readMachine(): MachineReading | null {
+  try {
+    const text = fs.readFileSync("/proc/stat", "utf8");
+    const ticks = text.split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const runnable = Number(/^procs_running (\d+)$/m.exec(text)?.[1] ?? 1);
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+    return { total: ticks.slice(0, 8).reduce((a, b) => a + b, 0), idle: ticks[3]! + (ticks[4] ?? 0), runnable };
+  } catch {
+    return null;
+  }
+}
