@@ -6,7 +6,7 @@ import { dir } from "tmp-promise";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { SOLUTION_DIR } from "../paths.js";
 import { checkOf, grade } from "./support/grade.js";
-import { keepMachineBusy, rubricWithCheckMs } from "./support/deadline.js";
+import { keepProcessorsBusy, rubricWithCheckMs } from "./support/deadline.js";
 
 let scratch: { path: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(() => scratch.cleanup());
 
 test("with eight spinning processes per processor, the solution passes a check limited to 12 s that took longer than that in wall time", async () => {
   const rubric = rubricWithCheckMs(scratch.path, { checkMs: 12_000 });
-  const busy = keepMachineBusy(8);
+  const busy = keepProcessorsBusy(8);
   try {
     const run = await grade(SOLUTION_DIR, ["--only", "phase1.round-trip", "--rubric", rubric]);
     const check = checkOf(run.report, "phase1.round-trip");
