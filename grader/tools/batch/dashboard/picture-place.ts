@@ -1,0 +1,127 @@
+// Where a failure happened, read from its picture (report/picture*.ts) rather than from its
+// story: the same place for two students with the same bug, whatever their code's style. A crash
+// inside a call is placed by the kind of file-system call it followed and the file that call
+// touched ("after open of checkpoint.json"), not by its number (a student who writes a temp
+// first has more calls before it) nor by the API (writeFileSync, openSync, copyFileSync and `cp`
+// all open the checkpoint), and by what the checkpoint held after it. A run is placed by where
+// its kills fell, not at which step (fast-check chooses that); writers by what went wrong; a
+// diff by where the answer points relative to the first divergence.
+import path from "node:path";
+import { CHECKPOINT } from "../../../grading/calls.js";
+import type { CallsPicture, DiffPicture, LanesPicture, Picture, RunsPicture } from "../../../report/picture.js";
+import type { LanesStep } from "../../../report/picture-lanes.js";
+import { plainWords } from "./story-words.js";
+
+/** The checkpoint's name in a "calls" picture: the path every Phase 1, power-loss and disk-fault scenario saves to. */
+const CHECKPOINT_NAME = path.posix.basename(CHECKPOINT.$path);
+
+/** The kinds of file-system call a picture's op can be, as the crash recorder names them; an API name starts with its kind ("openSync") unless its label says the kind after it. */
+const OP_KINDS = ["ftruncate", "truncate", "fdatasync", "fsync", "write", "open", "close", "rename", "unlink", "rmdir", "mkdir", "symlink", "link", "copy"];
+
+/**
+ * Where a failure happened, in words that are its grouping key: "" when the picture cannot say
+ * more than the story's outcome does. `lead` is the story's first line, which a power cut's
+ * story gives to the step that was missing ("The data of ... was never fsynced before the rename").
+ */
+export function placeOf(picture: Picture, lead: string): string {
+  switch (picture.kind) {
+    case "calls":
+      return callsPlace(picture, lead);
+    case "runs":
+      return runsPlace(picture);
+    case "lanes":
+      return lanesPlace(picture);
+    case "diff":
+      return diffPlace(picture);
+  }
+}
+
+function callsPlace(picture: CallsPicture, lead: string): string {
+  const { afterOps, written, how, fault } = picture.cut;
+  const checkpoint = picture.after.find((f) => f.name === CHECKPOINT_NAME);
+  const left = `${CHECKPOINT_NAME} ${checkpoint ? `left ${checkpoint.holds}` : "gone"}`;
+  if (how === "power cut") return `power cut: ${plainWords(lead).replace(/\.$/, "")}; ${left}`;
+  if (how === "fault") return `${fault ?? "a fault"} at ${opWords(picture.ops[afterOps])}; ${left}`;
+  // A cut inside a write that wrote nothing is a cut right after the call before it.
+  const at = written ? `killed inside ${opWords(picture.ops[afterOps])}` : afterOps === 0 ? "killed before its first file-system call" : `killed right after ${opWords(lastOpBefore(picture, afterOps))}`;
+  return `${at}; ${left}`;
+}
+
+/** The last op drawn before the cut, passing over a run of calls the picture leaves out. */
+function lastOpBefore(picture: CallsPicture, afterOps: number): CallsPicture["ops"][number] | undefined {
+  return picture.ops.slice(0, afterOps).reverse().find((op) => !op.skipped);
+}
+
+/** A file-system call as its kind and the file it touched (for a rename, the file it renamed onto): "open of checkpoint.json", "fsync of the folder", "write to another file". */
+export function opWords(op: CallsPicture["ops"][number] | undefined): string {
+  if (!op || !op.what) return "a call";
+  const command = /^`[^`]*`: (\w+) "((?:[^"\\]|\\.)*)"/.exec(op.what);
+  const call = /^(\w+)\((.*)\)(?:: (\w+))?$/.exec(op.what);
+  const kind = command ? command[1]! : (call?.[3] ?? OP_KINDS.find((k) => call?.[1]!.toLowerCase().startsWith(k)) ?? call?.[1] ?? "call");
+  const files = command ? [command[2]!] : [...(call?.[2] ?? "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+  const where = call?.[2] === "the folder" ? "the folder" : fileRole(files.at(-1));
+  return `${kind} ${kind === "write" ? "to" : "of"} ${where}`;
+}
+
+/** The checkpoint by its name, the scenario's folder as "the folder", any other file (a temp, a copy) as "another file". */
+function fileRole(name: string | undefined): string {
+  if (name === undefined) return "the folder";
+  if (name === CHECKPOINT_NAME) return CHECKPOINT_NAME;
+  return name === "work" || name === "." ? "the folder" : "another file";
+}
+
+/** Where the last kill fell (the one the story's last run recovered from: how many kills came before it is fast-check's choice), and whether a session printed a wrong status. */
+function runsPlace(picture: RunsPicture): string {
+  const lastKill = [...picture.runs].reverse().find((r) => r.killed)?.killed;
+  const printed = picture.runs.some((r) => r.printed?.wrong) ? `a ${picture.unit} printed a wrong status` : "";
+  return [lastKill ? `killed ${KILLED_WORDS[lastKill.at]}` : "", printed].filter(Boolean).join("; ");
+}
+
+const KILLED_WORDS: Record<NonNullable<RunsPicture["runs"][number]["killed"]>["at"], string> = {
+  before: "before a step",
+  "in-step": "inside a step, before its side effect",
+  "in-window": "after a step's side effect, before its checkpoint was complete",
+  after: "after a step's side effect",
+};
+
+/** What went wrong, the writer's call it went wrong after ("a load went wrong after a write to checkpoint.json (renamed since)"), and whether a load changed the disk. */
+function lanesPlace(picture: LanesPicture): string {
+  const { kind, afterStep } = picture.failure;
+  const step = picture.steps.find((s) => s.n === afterStep && s.writer && s.what);
+  const changed = picture.loads.some((l) => l.changed?.length) ? "; a load changed the disk" : "";
+  return `${LANES_FAILURE[kind]}${step ? ` after ${stepWords(step)}` : ""}${changed}`;
+}
+
+/**
+ * A writer's call as the story tells it ("writeFileSync writes 19 bytes to checkpoint.json
+ * (opened as checkpoint.json.tmp, renamed since)"), as its kind and the file it touched (for a
+ * rename, the file it renamed onto), with what became of that file or the call: "a write to
+ * checkpoint.json (renamed since)", "a rename of checkpoint.json (it failed)".
+ */
+export function stepWords(step: Pick<LanesStep, "what" | "failed">): string {
+  const [, verb = "", rest = ""] = /^\S+ (\S+) ?(.*)$/.exec(step.what ?? "") ?? [];
+  const [main = "", note = ""] = rest.split(/ \((.*)\)$/);
+  const kind = verb.replace(/s$/, "");
+  const file = fileRole(main.split(" ").filter((w) => /[.*]/.test(w) || w === "work").at(-1));
+  const since = step.failed ? "it failed" : /renamed since|removed since/.exec(note)?.[0];
+  return `a ${kind} ${kind === "write" ? "to" : "of"} ${file}${since ? ` (${since})` : ""}`;
+}
+
+const LANES_FAILURE: Record<LanesPicture["failure"]["kind"], string> = {
+  load: "a load went wrong",
+  writer: "a writer failed",
+  final: "the last state was wrong",
+  endless: "the writers never all returned",
+};
+
+function diffPlace(picture: DiffPicture): string {
+  const answer = picture.answer;
+  if (!answer) return "";
+  if (answer.step === undefined) return "named no step";
+  if (picture.step === null) return "named a step where the histories do not differ";
+  if (answer.step < picture.step) return "named a step before the first divergence";
+  if (answer.step > picture.step) return "named a step after the first divergence";
+  const missed = picture.paths.some((p) => p.listed === false) ? "left out paths that differ" : "";
+  const extra = answer.extra?.length ? "named paths that do not differ" : "";
+  return ["named the first divergent step", missed, extra].filter(Boolean).join("; ");
+}
