@@ -5,6 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { readReport } from "../../report/read-report.js";
 import type { Rubric } from "../../rubric.js";
+import { classSummary } from "./dashboard/class-summary.js";
+import { renderDashboard } from "./dashboard/render.js";
 import { gradebookCsv, type Row } from "./gradebook.js";
 
 /** What <name>.json holds: every row without its report, which is read back from `reportPath`. */
@@ -19,12 +21,13 @@ export function gradebookPaths(csv: string): { csv: string; json: string; html: 
   return { csv, json: `${base}.json`, html: `${base}.html`, reports: `${base}-reports` };
 }
 
-/** Writes the CSV and JSON gradebooks for `rows` (each file whole, or not at all). */
-export function writeGradebook(opts: { csv: string; rubric: Rubric; rows: Row[] }): void {
+/** Writes the CSV and JSON gradebooks and the class dashboard for `rows` (each file whole, or not at all); the dashboard says it was graded at `gradedAt` (now, unless given). */
+export function writeGradebook(opts: { csv: string; rubric: Rubric; rows: Row[]; gradedAt?: Date }): void {
   const paths = gradebookPaths(opts.csv);
   const json: GradebookFile = { gradebookVersion: 1, rows: opts.rows.map(({ report: _report, ...row }) => row) };
   writeWhole(paths.json, JSON.stringify(json, null, 2) + "\n");
   writeWhole(paths.csv, gradebookCsv(opts.rubric, opts.rows));
+  writeWhole(paths.html, renderDashboard(classSummary(opts.rubric, opts.rows, opts.gradedAt ?? new Date())));
 }
 
 /** The rows of a gradebook written by `writeGradebook`, each with its report read back (null when it has none or it cannot be read). */
