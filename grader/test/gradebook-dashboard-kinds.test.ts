@@ -133,7 +133,7 @@ describe("a failure's kind", () => {
 
   test("a power cut is placed by the step its story says was missing; a fault by the call the disk refused", () => {
     const cut = (lead: string) => kindOf(`${lead}\nOn restart, loadCheckpoint threw SyntaxError: x; expected it.`, calls(['renameSync("a.tmp", "checkpoint.json")'], { afterOps: 1, how: "power cut" }, { "checkpoint.json": "empty" }));
-    expect(cut('The data of ".checkpoint.json.*.*.tmp" was never fsynced before the rename.').place).toBe('power cut: The data of "…" was never fsynced before the rename; checkpoint.json left empty');
+    expect(cut('The data of ".checkpoint.json.*.*.tmp" was never fsynced before the rename.').place).toBe('power cut: the data of "…" was never fsynced before the rename; checkpoint.json left empty');
     expect(cut('The data of "ckpt-17.tmp" was never fsynced before the rename.').key).toBe(cut('The data of ".checkpoint.json.9.tmp" was never fsynced before the rename.').key);
     expect(cut('The folder was not fsynced after the rename onto "checkpoint.json".').key).not.toBe(cut('The data of "x" was never fsynced before the rename.').key);
     const fault = calls(['openSync("x.tmp")', 'writeSync("x.tmp")|10'], { afterOps: 1, written: 1, how: "fault", fault: "short write" }, { "checkpoint.json": "torn" });

@@ -4,8 +4,9 @@
 // touched ("after open of checkpoint.json"), not by its number (a student who writes a temp
 // first has more calls before it) nor by the API (writeFileSync, openSync, copyFileSync and `cp`
 // all open the checkpoint), and by what the checkpoint held after it. A run is placed by where
-// its kills fell, not at which step (fast-check chooses that); writers by what went wrong; a
-// diff by where the answer points relative to the first divergence.
+// its last kill fell, not at which step nor after how many kills (fast-check chooses those);
+// writers by what went wrong and the call it followed; a diff by where the answer points
+// relative to the first divergence.
 import path from "node:path";
 import { CHECKPOINT } from "../../../grading/calls.js";
 import type { CallsPicture, DiffPicture, LanesPicture, Picture, RunsPicture } from "../../../report/picture.js";
@@ -40,11 +41,16 @@ function callsPlace(picture: CallsPicture, lead: string): string {
   const { afterOps, written, how, fault } = picture.cut;
   const checkpoint = picture.after.find((f) => f.name === CHECKPOINT_NAME);
   const left = `${CHECKPOINT_NAME} ${checkpoint ? `left ${checkpoint.holds}` : "gone"}`;
-  if (how === "power cut") return `power cut: ${plainWords(lead).replace(/\.$/, "")}; ${left}`;
+  if (how === "power cut") return `power cut: ${lowerFirst(plainWords(lead).replace(/\.$/, ""))}; ${left}`;
   if (how === "fault") return `${fault ?? "a fault"} at ${opWords(picture.ops[afterOps])}; ${left}`;
   // A cut inside a write that wrote nothing is a cut right after the call before it.
   const at = written ? `killed inside ${opWords(picture.ops[afterOps])}` : afterOps === 0 ? "killed before its first file-system call" : `killed right after ${opWords(lastOpBefore(picture, afterOps))}`;
   return `${at}; ${left}`;
+}
+
+/** "The data of ..." as "the data of ...", to follow a colon. */
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /** The last op drawn before the cut, passing over a run of calls the picture leaves out. */
