@@ -1,15 +1,18 @@
 // Runs one job of a GitHub Actions workflow locally, the way a runner would: its steps in order,
 // each `run:` script with bash (`shell: bash` is `bash --noprofile --norc -eo pipefail`), with
 // GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as fresh files per step, `if:`, `continue-on-error`
-// and `timeout-minutes` honoured, and `${{ steps.<id>.outputs.<name> }}` expanded from what
-// earlier steps wrote. Steps that use an action are skipped unless the caller emulates that
-// action. Anything else the runner would evaluate is refused, so that a workflow cannot
-// silently do here something other than what it does on GitHub.
+// and `timeout-minutes` honoured, expressions in `if:`, `env:` and `with:` evaluated
+// (workflow-expressions.ts) over the steps' outputs and the contexts the caller gives (matrix,
+// needs, inputs, secrets, github, runner), and the job's `outputs:` evaluated once it ends.
+// Steps that use an action are skipped unless the caller emulates that action. Anything else
+// the runner would evaluate is refused, so that a workflow cannot silently do here something
+// other than what it does on GitHub. workflow-jobs.ts runs a whole workflow's jobs with this.
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { parse } from "yaml";
+import { asText, condition, interpolate, type ExpressionScope, type Value } from "./workflow-expressions.js";
 
 export interface WorkflowStep {
   name?: string;
@@ -28,10 +31,24 @@ export interface WorkflowStep {
 export interface WorkflowJob {
   "runs-on": string;
   if?: string;
+  needs?: string | string[];
   env?: Record<string, string>;
   defaults?: { run?: { shell?: string } };
   "timeout-minutes"?: number;
+  permissions?: Record<string, string>;
+  strategy?: { matrix: string | Record<string, unknown>; "fail-fast"?: boolean; "max-parallel"?: number };
+  /** Evaluated once the job's steps have run: `${{ steps.<id>.outputs.<name> }}`. */
+  outputs?: Record<string, string>;
   steps: WorkflowStep[];
+}
+
+/** A `workflow_dispatch` input as declared. */
+export interface DispatchInput {
+  description?: string;
+  type?: "string" | "number" | "boolean" | "choice" | "environment";
+  required?: boolean;
+  default?: string | number | boolean;
+  options?: string[];
 }
 
 export interface Workflow {
@@ -41,8 +58,20 @@ export interface Workflow {
   jobs: Record<string, WorkflowJob>;
 }
 
+/** Where an emulated action runs: the job's checkout, and the variables the runner itself sets (RUNNER_TEMP, GITHUB_SERVER_URL...). */
+export interface ActionContext {
+  workspace: string;
+  environment: Record<string, string>;
+}
+
 /** Emulates an action: its inputs (`with:`) and environment in, whether its step failed out. */
-export type ActionEmulator = (inputs: Record<string, string>, env: Record<string, string | undefined>) => { failed: boolean; log: string };
+export type ActionEmulator = (inputs: Record<string, string>, env: Record<string, string | undefined>, context: ActionContext) => ActionResult | Promise<ActionResult>;
+
+/** What an emulated action did. */
+export interface ActionResult {
+  failed: boolean;
+  log: string;
+}
 
 export interface StepRun {
   step: WorkflowStep;
@@ -59,6 +88,8 @@ export interface JobRun {
   summary: string;
   /** The job failed: a step failed without `continue-on-error`. */
   failed: boolean;
+  /** The job's `outputs:`, evaluated after its last step (empty when it declares none). */
+  outputs: Record<string, string>;
 }
 
 export interface JobOptions {
@@ -68,7 +99,14 @@ export interface JobOptions {
   skip?: (step: WorkflowStep) => string | undefined;
   /** Emulators of actions, by action name without its version ("owner/repo"). */
   actions?: Record<string, ActionEmulator>;
+  /** The expression contexts beside `steps`: matrix, needs, inputs, secrets, github, runner (only those given exist). */
+  contexts?: Record<string, Value>;
+  /** Variables the runner sets in every step, beside CI, GITHUB_ACTIONS, GITHUB_WORKSPACE, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY: RUNNER_TEMP, GITHUB_SERVER_URL... */
+  environment?: Record<string, string>;
 }
+
+/** Contexts of which only some fields are given here: reading another is refused rather than read as null. */
+const PARTIAL_CONTEXTS = ["github", "runner"];
 
 /** Reads a workflow file (YAML 1.2, so `on:` stays a key). */
 export function loadWorkflow(file: string): Workflow {
@@ -87,26 +125,36 @@ export async function runJob(job: WorkflowJob, options: JobOptions): Promise<Job
     const runs: StepRun[] = [];
     let summary = "";
     let failed = false;
+    const scopeNow = () => stepsScope(runs, options, failed);
     for (const [index, step] of job.steps.entries()) {
-      const outputs = Object.fromEntries(runs.filter((r) => r.step.id).map((r) => [r.step.id!, r.outputs]));
-      const run = await runStep(step, { job, options, outputs, failed, files: path.join(scratch, String(index)) });
+      const run = await runStep(step, { job, options, scope: scopeNow(), files: path.join(scratch, String(index)) });
       runs.push(run.run);
       summary += run.summary;
       if (run.run.outcome === "failure" && !step["continue-on-error"]) failed = true;
     }
-    return { steps: runs, summary, failed };
+    const outputs = expandAll(job.outputs, scopeNow());
+    return { steps: runs, summary, failed, outputs };
   } finally {
     await cleanup();
   }
 }
 
+/** What a step's expressions read: the caller's contexts, and `steps` (each earlier step with an id: outputs, outcome, conclusion). */
+function stepsScope(runs: StepRun[], options: JobOptions, failed: boolean): ExpressionScope {
+  const steps = Object.fromEntries(
+    runs.filter((r) => r.step.id).map((r) => {
+      const conclusion = r.outcome === "failure" && r.step["continue-on-error"] ? "success" : r.outcome;
+      return [r.step.id!, { outputs: r.outputs, outcome: r.outcome, conclusion }];
+    }),
+  );
+  return { contexts: { ...options.contexts, steps }, partial: PARTIAL_CONTEXTS, failed };
+}
+
 interface StepContext {
   job: WorkflowJob;
   options: JobOptions;
-  /** Earlier steps' outputs by step id. */
-  outputs: Record<string, Record<string, string>>;
-  /** Whether the job has failed so far. */
-  failed: boolean;
+  /** What the step's expressions read, and whether the job has failed so far. */
+  scope: ExpressionScope;
   /** A fresh folder for this step's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
   files: string;
 }
@@ -114,14 +162,15 @@ interface StepContext {
 /** Runs one step: skipped (by its `if:` or the caller), emulated when it uses an action, else its script with bash. */
 async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: StepRun; summary: string }> {
   const skipped = (why: string) => ({ run: { step, outcome: "skipped" as const, skipped: why, log: "", outputs: {} }, summary: "" });
-  if (!condition(step.if, ctx.failed)) return skipped(`if: ${step.if ?? "success()"} is false`);
+  if (!condition(step.if, ctx.scope)) return skipped(`if: ${step.if ?? "success()"} is false`);
   const callerSkip = ctx.options.skip?.(step);
   if (callerSkip) return skipped(callerSkip);
-  const env = { ...expandAll(ctx.job.env, ctx.outputs), ...expandAll(step.env, ctx.outputs) };
+  const env = { ...expandAll(ctx.job.env, ctx.scope), ...expandAll(step.env, ctx.scope) };
+  if (typeof step["continue-on-error"] === "string" || typeof step["timeout-minutes"] === "string") throw new Error(`step ${label(step)}: an expression in continue-on-error or timeout-minutes is not supported here`);
   if (step.uses) {
     const emulate = ctx.options.actions?.[actionName(step.uses)];
     if (!emulate) return skipped(`uses ${step.uses}, not emulated`);
-    const { failed, log } = emulate(expandAll(step.with, ctx.outputs), env);
+    const { failed, log } = await emulate(expandAll(step.with, ctx.scope), env, { workspace: ctx.options.workspace, environment: ctx.options.environment ?? {} });
     return { run: { step, outcome: failed ? "failure" : "success", log, outputs: {} }, summary: "" };
   }
   if (step.run === undefined) throw new Error(`step ${label(step)} neither runs nor uses anything`);
@@ -136,7 +185,7 @@ async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: Ste
   const minutes = step["timeout-minutes"];
   const result = await execa("bash", ["--noprofile", "--norc", "-eo", "pipefail", files.script], {
     cwd: ctx.options.workspace,
-    env: { ...env, CI: "true", GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: ctx.options.workspace, GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary },
+    env: { ...env, ...ctx.options.environment, CI: "true", GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: ctx.options.workspace, GITHUB_OUTPUT: files.output, GITHUB_STEP_SUMMARY: files.summary },
     all: true,
     reject: false,
     timeout: minutes === undefined ? undefined : minutes * 60_000,
@@ -146,27 +195,9 @@ async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: Ste
   return { run: { step, outcome, log, outputs: parseOutputs(fs.readFileSync(files.output, "utf8")) }, summary: fs.readFileSync(files.summary, "utf8") };
 }
 
-/** Whether a step's `if:` holds, for the conditions this workflow may use. */
-function condition(expression: string | undefined, failed: boolean): boolean {
-  const bare = (expression ?? "success()").trim().replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, "$1");
-  switch (bare) {
-    case "always()": return true;
-    case "success()": return !failed;
-    case "failure()": return failed;
-    case "!cancelled()": return true;
-    default: throw new Error(`if: ${expression} is not a condition this runner evaluates`);
-  }
-}
-
-/** The values of an `env:` or `with:` map, with `${{ steps.<id>.outputs.<name> }}` expanded (a missing output is empty, as on GitHub). */
-function expandAll(values: Record<string, string | number | boolean> | undefined, outputs: Record<string, Record<string, string>>): Record<string, string> {
-  const expand = (value: string) =>
-    value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => {
-      const match = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
-      if (!match) throw new Error(`\${{ ${expression} }} is not an expression this runner evaluates`);
-      return outputs[match[1]!]?.[match[2]!] ?? "";
-    });
-  return Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [key, expand(String(value))]));
+/** The values of an `env:`, `with:` or `outputs:` map as text, every `${{ }}` in them evaluated (a missing output or input is empty, as on GitHub). */
+function expandAll(values: Record<string, string | number | boolean> | undefined, scope: ExpressionScope): Record<string, string> {
+  return Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [key, asText(interpolate(String(value), scope), String(value))]));
 }
 
 /** The outputs a step wrote to GITHUB_OUTPUT: `name=value` lines and `name<<DELIMITER` blocks. */
