@@ -33,6 +33,7 @@ export async function lintWorkflow(file: string): Promise<string[]> {
 const ACTION_INPUTS: Record<string, { inputs: string[]; required?: string[] }> = {
   "actions/checkout@v4": { inputs: ["repository", "ref", "token", "ssh-key", "ssh-known-hosts", "ssh-strict", "ssh-user", "persist-credentials", "path", "clean", "filter", "sparse-checkout", "sparse-checkout-cone-mode", "fetch-depth", "fetch-tags", "show-progress", "lfs", "submodules", "set-safe-directory", "github-server-url"] },
   "actions/setup-node@v4": { inputs: ["always-auth", "node-version", "node-version-file", "architecture", "check-latest", "registry-url", "scope", "token", "cache", "cache-dependency-path", "mirror", "mirror-token"] },
+  "actions/download-artifact@v4": { inputs: ["name", "artifact-ids", "path", "pattern", "merge-multiple", "github-token", "repository", "run-id"] },
   "actions/upload-artifact@v4": { inputs: ["name", "path", "if-no-files-found", "retention-days", "compression-level", "overwrite", "include-hidden-files"], required: ["path"] },
   "classroom-resources/autograding-grading-reporter@v1": { inputs: ["runners"], required: ["runners"] },
 };
