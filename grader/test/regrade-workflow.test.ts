@@ -16,6 +16,7 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
+import { readGradebook } from "../tools/batch/gradebook-files.js";
 import { cloneShard, type CloneRecord } from "../tools/regrade/clone.js";
 import { readRoster } from "../tools/regrade/roster.js";
 import { parseCsv, writeTemplate } from "./support/batch.js";
@@ -178,6 +179,18 @@ describe("the Regrade workflow, dispatched", () => {
     expect(summary).toContain(`| \`lab-oscar\` | ${row("lab-oscar").error} |\n| \`lab-peggy\` | ${row("lab-peggy").error} |\n| \`lab-victor\` | no starter/ folder and no checkpoint.ts |`);
     expect(summary).toContain("| `lab-mallory` | grader/rubric.json |");
     expect(summary).toContain("The gradebook is this run's `gradebook` artifact");
+  });
+
+  test("the gradebook artifact holds the CSV, the JSON read back with every report, the class dashboard and the commit each repository was graded at", () => {
+    const book = path.join(store, "gradebook");
+    expect(fs.readdirSync(book).sort()).toEqual(["grades-clones.json", "grades-reports", "grades.csv", "grades.html", "grades.json"]);
+    const rows = readGradebook(path.join(book, "grades.json"));
+    expect(rows.map((r) => [r.submission, r.report?.score ?? null])).toEqual(merged.slice(1).map((r) => [r[0], r[1] === "graded" ? Number(row(r[0]!)["core score"]) : null]));
+    expect(fs.readdirSync(path.join(book, "grades-reports")).sort()).toEqual(STUDENTS.filter((s) => row(s).status === "graded").map((s) => `${s}.json`));
+    // The dashboard links each student to the report copied beside it, and lists the error rows.
+    const dashboard = fs.readFileSync(path.join(book, "grades.html"), "utf8");
+    expect(dashboard).toContain('<a href="grades-reports/lab-mallory.json" data-submission="lab-mallory">');
+    for (const name of ["lab-oscar", "lab-peggy", "lab-victor"]) expect(dashboard).toContain(`data-row="${name}"`);
   });
 
   test("the token was sent to the server and appears in no log, summary, artifact or clone", () => {
