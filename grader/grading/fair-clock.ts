@@ -58,6 +58,29 @@ export class FairClock {
   }
 }
 
+/**
+ * What `work` gives, or `late()` once the clock's machine time passes `fairMs` or its wall time
+ * passes `wallMs` (the work is then abandoned). Fair time never runs ahead of wall time, so the
+ * timer is set for the machine time left and, when it fires early by the wall, set again.
+ */
+export async function withinDeadline<T>(work: Promise<T>, limit: { clock: Pick<FairClock, "fairMs" | "wallMs">; fairMs: number; wallMs: number }, late: (why: "deadline" | "machine") => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const { clock } = limit;
+  const deadline = new Promise<T>((resolve) => {
+    const check = () => {
+      if (clock.fairMs() >= limit.fairMs) return resolve(late("deadline"));
+      if (clock.wallMs() >= limit.wallMs) return resolve(late("machine"));
+      timer = setTimeout(check, Math.max(50, Math.min(limit.fairMs - clock.fairMs(), limit.wallMs - clock.wallMs())));
+    };
+    check();
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The share of a processor a runnable thread got over a stretch between two readings: 1 while one was to spare. */
 export function shareBetween(before: MachineReading, after: MachineReading, cores: number): number {
   const ticks = after.total - before.total;

@@ -8,7 +8,7 @@ import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
 import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
-import { FairClock } from "./fair-clock.js";
+import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 import { postVerdict, unmetElsewhere } from "./verdict-board.js";
@@ -130,29 +130,6 @@ function withUntried(verdict: Verdict, target: PreparedTarget): Verdict {
   if (verdict.status !== "failed" || !target.untried) return verdict;
   const notes = target.untried.map((u) => `It could not be tried ${u.label}, which would show whether the bug is there instead: ${u.problem}. Import from earlier files only what the handout asks them to export.`);
   return { ...verdict, message: [verdict.message, ...notes].filter(Boolean).join("\n") };
-}
-
-/**
- * The verdict of `work`, or `late()` once the clock's machine time passes `fairMs` or its wall time
- * passes `wallMs` (the check is then abandoned). Fair time never runs ahead of wall time, so the
- * timer is set for the machine time left and, when it fires early by the wall, set again.
- */
-async function withinDeadline(work: Promise<Verdict>, limit: { clock: FairClock; fairMs: number; wallMs: number }, late: (why: "deadline" | "machine") => Verdict): Promise<Verdict> {
-  let timer: NodeJS.Timeout | undefined;
-  const { clock } = limit;
-  const deadline = new Promise<Verdict>((resolve) => {
-    const check = () => {
-      if (clock.fairMs() >= limit.fairMs) return resolve(late("deadline"));
-      if (clock.wallMs() >= limit.wallMs) return resolve(late("machine"));
-      timer = setTimeout(check, Math.max(50, Math.min(limit.fairMs - clock.fairMs(), limit.wallMs - clock.wallMs())));
-    };
-    check();
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** "3.5 min", or seconds under a minute. */

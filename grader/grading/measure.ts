@@ -10,6 +10,8 @@ import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { prepareTarget, type Variant } from "./prepare.js";
 import { sandboxStory } from "./property.js";
+import { FairClock, withinDeadline } from "./fair-clock.js";
+import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 
 export interface MeasurementDefinition {
   /** "stretch-git.comparison": selected like a check of its deliverable. */
@@ -36,17 +38,21 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
   }
   const variant: Variant = { label: "", bundles };
   const ctx = new CheckContext(config, m.id, variant);
-  let timer: NodeJS.Timeout | undefined;
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
-  // report that says so. It has the time of one check.
-  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`the measurement did not finish within ${formatSeconds(config.rubric.limits.checkMs)}, the most one may take (it is not scored)`), config.rubric.limits.checkMs)));
+  // report that says so. It has the time of one check, counted as a check's is (fair-clock.ts).
+  const { checkMs } = config.rubric.limits;
+  const clock = FairClock.start();
+  const late = (why: "deadline" | "machine"): string =>
+    why === "machine"
+      ? `the machine was too busy to measure it: in ${formatSeconds(clock.wallMs())} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a measurement may take (it is not scored)`
+      : `the measurement did not finish within ${formatSeconds(checkMs)}, the most one may take (it is not scored)`;
   try {
-    const outcome = await Promise.race([m.run(ctx, unusable), late]);
+    const outcome = await withinDeadline<MeasurementReport | string>(m.run(ctx, unusable), { clock, fairMs: checkMs, wallMs: checkWallCapMs(config.rubric.limits) }, late);
     return typeof outcome === "string" ? unmeasured(m, outcome) : outcome;
   } catch (error) {
     return unmeasured(m, error instanceof SandboxFailure ? sandboxStory(error) : `the grader could not measure it (${(error as Error)?.message ?? error})`);
   } finally {
-    clearTimeout(timer);
+    clock.stop();
     await ctx.close();
   }
 }

@@ -1,13 +1,10 @@
 // A check's deadline (`checkMs`) holds on the target: a target whose every call is slow, each within
 // its own limit, fails the check with the deadline's message once the check has had `checkMs` of
 // the machine's time. (That a busy machine does not fail a correct one: check-deadline-under-load.)
-import fs from "node:fs";
-import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { SOLUTION_DIR } from "../paths.js";
 import { checkOf, grade } from "./support/grade.js";
-import { rubricWithCheckMs } from "./support/deadline.js";
+import { rubricWithCheckMs, solutionWithSlowLoads } from "./support/deadline.js";
 
 let scratch: { path: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -16,14 +13,8 @@ beforeAll(async () => {
 afterAll(() => scratch.cleanup());
 
 test("a target whose every load waits 0.7 s, within its 5 s call limit, fails a check limited to 6 s with the deadline's message", async () => {
-  const target = path.join(scratch.path, "slow-load");
-  fs.cpSync(SOLUTION_DIR, target, { recursive: true });
-  const file = path.join(target, "checkpoint.ts");
-  const source = fs.readFileSync(file, "utf8");
   // Waits without using a processor: the deadline counts the machine's time, and a quiet machine's is the wall's.
-  const napping = source.replace(/export function loadCheckpoint[^(]*\([^)]*\)[^{]*\{/, (head) => `${head}\n  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);`);
-  expect(napping).not.toBe(source);
-  fs.writeFileSync(file, napping);
+  const target = solutionWithSlowLoads(scratch.path, "slow-load", "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);");
   const rubric = rubricWithCheckMs(scratch.path, { checkMs: 6_000 });
   const run = await grade(target, ["--only", "phase1.round-trip", "--rubric", rubric]);
   const check = checkOf(run.report, "phase1.round-trip");

@@ -4,7 +4,7 @@
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
-import { FairClock, shareBetween } from "../grading/fair-clock.js";
+import { FairClock, shareBetween, withinDeadline } from "../grading/fair-clock.js";
 
 const linux = process.platform === "linux";
 
@@ -36,4 +36,27 @@ test("with four spinning threads per processor for 2 s, a clock counts under hal
   } finally {
     clock.stop();
   }
+});
+
+/** A clock whose machine time runs at `rate` of a wall that starts now. */
+function clockAt(rate: number): { fairMs: () => number; wallMs: () => number } {
+  const start = Date.now();
+  return { wallMs: () => Date.now() - start, fairMs: () => (Date.now() - start) * rate };
+}
+const never = new Promise<string>(() => {});
+
+test("withinDeadline gives the work's result when it comes first, and late('deadline') once the machine time passes its limit", async () => {
+  expect(await withinDeadline(Promise.resolve("done"), { clock: clockAt(1), fairMs: 200, wallMs: 2000 }, (why) => why)).toBe("done");
+  const started = Date.now();
+  expect(await withinDeadline(never, { clock: clockAt(1), fairMs: 200, wallMs: 2000 }, (why) => why)).toBe("deadline");
+  expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+});
+
+test("withinDeadline counts machine time, not wall time (200 ms of a quarter of the machine take 800 ms), and says late('machine') at the wall-time cap", async () => {
+  // A quarter of the machine: 200 ms of it take 800 ms of wall.
+  const started = Date.now();
+  expect(await withinDeadline(never, { clock: clockAt(0.25), fairMs: 200, wallMs: 5000 }, (why) => why)).toBe("deadline");
+  expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+  // A machine that gives nothing: the wall-time cap ends it.
+  expect(await withinDeadline(never, { clock: clockAt(0), fairMs: 200, wallMs: 400 }, (why) => why)).toBe("machine");
 });

@@ -61,14 +61,17 @@ async function soakTarget(t: { label: string; dir: string; fixture: boolean }, r
       first ??= { report: run.report, text };
       if (text !== first.text) {
         differing.push(i);
-        console.log(`\n  grade ${i} differs from grade 1 in: ${differingChecks(first.report, run.report).join(", ") || "fields outside the checks"} (${keep(t.label, 1, first.report)}, ${keep(t.label, i, run.report)})`);
+        console.log(`${process.stdout.isTTY ? "\n" : ""}  grade ${i} differs from grade 1 in: ${differingParts(first.report, run.report).join(", ") || "fields outside the checks and measurements"} (${keep(t.label, 1, first.report)}, ${keep(t.label, i, run.report)})`);
       }
-      process.stdout.write(`\r${t.label}: ${i}/${runs} grades, ${differing.length} different from the first`);
+      // A terminal redraws one progress line; a log (a CI job, a file) gets a line a grade.
+      const progress = `${t.label}: ${i}/${runs} grades, ${differing.length} different from the first`;
+      if (process.stdout.isTTY) process.stdout.write(`\r${progress}`);
+      else console.log(`${progress} (this one ${seconds.at(-1)!.toFixed(1)} s)`);
     }
     seconds.sort((a, b) => a - b);
     const median = seconds[Math.floor(seconds.length / 2)]!;
     const r = first!.report;
-    console.log(`\n  score ${r.score}/${r.maxScore}, bonus ${r.bonus}/${r.maxBonus}, ${r.stats.crashStates} crash states; median ${median.toFixed(1)} s a grade (min ${seconds[0]!.toFixed(1)}, max ${seconds.at(-1)!.toFixed(1)})`);
+    console.log(`${process.stdout.isTTY ? "\n" : ""}  score ${r.score}/${r.maxScore}, bonus ${r.bonus}/${r.maxBonus}, ${r.stats.crashStates} crash states; median ${median.toFixed(1)} s a grade (min ${seconds[0]!.toFixed(1)}, max ${seconds.at(-1)!.toFixed(1)})`);
     console.log(differing.length === 0 ? `  all ${runs} reports identical` : `  DIFFERENT reports from grade(s) ${differing.join(", ")}`);
     return differing.length;
   } finally {
@@ -84,11 +87,16 @@ function keep(label: string, n: number, report: Report): string {
   return path.relative(REPO_ROOT, file);
 }
 
-/** The ids of checks whose status, points or message differ between two reports. */
-function differingChecks(a: Report, b: Report): string[] {
-  const key = (r: Report) => new Map(r.deliverables.flatMap((d) => d.checks).map((c) => [c.id, JSON.stringify([c.status, c.points, c.message])]));
-  const [ka, kb] = [key(a), key(b)];
-  return [...new Set([...ka.keys(), ...kb.keys()])].filter((id) => ka.get(id) !== kb.get(id));
+/** The ids of the checks whose status, points or message differ between two reports, and of the measurements whose tables differ. */
+function differingParts(a: Report, b: Report): string[] {
+  const parts = (r: Report) => {
+    const c = comparable(r);
+    const checks = c.deliverables.flatMap((d) => d.checks).map((k) => [k.id, JSON.stringify([k.status, k.points, k.message])] as const);
+    const measured = c.deliverables.flatMap((d) => d.measurements ?? []).map((m) => [m.id, JSON.stringify(m)] as const);
+    return new Map([...checks, ...measured]);
+  };
+  const [pa, pb] = [parts(a), parts(b)];
+  return [...new Set([...pa.keys(), ...pb.keys()])].filter((id) => pa.get(id) !== pb.get(id));
 }
 
 main().then(

@@ -96,7 +96,7 @@ export function notPassedWhy(report: Report): Record<string, string> {
 }
 
 /** The report without what legitimately varies between runs (durations, target name, measured times). */
-export function comparable(report: Report): unknown {
+export function comparable(report: Report): Report {
   const deliverables = report.deliverables.map((d) => ({
     ...d,
     durationMs: 0,
