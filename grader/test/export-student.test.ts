@@ -35,12 +35,14 @@ describe("the student template", () => {
     for (const wanted of ["grader/cli/launch.mjs", "grader/rubric.json", "lab/task.ts", "starter/checkpoint.ts", "HANDOUT.md", "README.md", "package-lock.json", "tsconfig.json", ".gitignore"]) expect(files).toContain(wanted);
     for (const folder of ["solution/", "grader/fixtures/", "grader/test/", "grader/tools/"]) expect(files.filter((f) => f.startsWith(folder))).toEqual([]);
     expect(files).not.toContain("vitest.config.ts");
-    // Whatever the course adds to .github/ and .devcontainer/ goes along, except the grader's own CI.
-    const courseFiles = [...filesBelow(REPO_ROOT, ".github"), ...filesBelow(REPO_ROOT, ".devcontainer")].filter((f) => f !== ".github/workflows/ci.yml");
+    // Whatever the course adds to .github/ and .devcontainer/ goes along, except the grader's own CI and the instructor's regrade.
+    const instructorOnly = [".github/workflows/ci.yml", ".github/workflows/regrade.yml"];
+    for (const f of instructorOnly) expect(files).not.toContain(f);
+    const courseFiles = [...filesBelow(REPO_ROOT, ".github"), ...filesBelow(REPO_ROOT, ".devcontainer")].filter((f) => !instructorOnly.includes(f));
     expect(files.filter((f) => f.startsWith(".github/") || f.startsWith(".devcontainer/")).sort()).toEqual(courseFiles.sort());
     const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["grade", "typecheck"]));
-    for (const gone of ["test", "test:submissions", "test:model", "soak", "bench", "export-student", "grade-batch"]) expect(pkg.scripts).not.toHaveProperty(gone);
+    for (const gone of ["test", "test:submissions", "test:model", "soak", "bench", "export-student", "grade-batch", "regrade"]) expect(pkg.scripts).not.toHaveProperty(gone);
     // Every file a script names is in the template.
     const named = Object.values(pkg.scripts as Record<string, string>).flatMap((c) => c.match(/[\w.-]+\/[\w./-]+/g) ?? []);
     for (const file of named) expect(files).toContain(file);

@@ -67,7 +67,7 @@ describe("grade-batch --shard", () => {
       for (const name of ["c", "a", "b"]) fs.cpSync(path.join(REPO_ROOT, "starter"), path.join(subs, name), { recursive: true });
       const second = await gradeBatch([subs, "--out", path.join(tmp.path, "two.csv"), "--shard", "2/2", "--only", "phase1.round-trip"]);
       expect(second.exitCode, second.stderr).toBe(0);
-      expect(second.stderr).toMatch(/Grading 1 submissions of 3 \(shard 2\/2\)/);
+      expect(second.stderr).toMatch(/Grading 1 submission of 3 \(shard 2\/2\)/);
       expect(parseCsv(fs.readFileSync(path.join(tmp.path, "two.csv"), "utf8")).slice(1).map((row) => row.slice(0, 3))).toEqual([["b", "graded", "0"]]);
       const empty = await gradeBatch([subs, "--out", path.join(tmp.path, "four.csv"), "--shard", "4/4"]);
       expect(empty.exitCode, empty.stderr).toBe(0);

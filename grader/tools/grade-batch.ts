@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const rubricFile = writeRubric(scaled, scratch.path);
     const pristine = pristineDigests(REPO_ROOT);
-    console.error(`Grading ${submissions.length} submissions${ofShard}, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
+    console.error(`Grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"}${ofShard}, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
     const progress = new Progress(submissions.length);
     const started = Date.now();
     const rows = await inParallel(submissions, jobs, async (s) => {

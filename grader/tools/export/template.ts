@@ -19,7 +19,7 @@ const COPIED = ["grader", "lab", "starter", "package-lock.json", ".gitignore", "
  * need the fixtures and the reference), and ci.yml is the grader's own test suite in CI: it
  * runs `npm test`, which a template without grader/test cannot run.
  */
-const LEFT_OUT = ["grader/fixtures", "grader/test", "grader/tools", ".github/workflows/ci.yml"];
+const LEFT_OUT = ["grader/fixtures", "grader/test", "grader/tools", ".github/workflows/ci.yml", ".github/workflows/regrade.yml"];
 
 /** Never part of a repository's content, wherever they are. */
 const NEVER = new Set(["node_modules", ".grade", ".git", ".DS_Store"]);
