@@ -8,6 +8,7 @@ import type { KillRule } from "../../sandbox/messages/process.js";
 import { deathCause } from "../../sandbox/supervisor/limits.js";
 import { formatSeconds } from "../../sandbox/messages/limits.js";
 import { makeScenarioFolder, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
+import { scrubPaths } from "../../sandbox/messages/paths.js";
 import { STEPS, type Done } from "../phase2/ledger.js";
 
 
@@ -42,7 +43,8 @@ export class SessionFolder {
       kill,
     });
     this.effects.push(...outcome.effects);
-    return { ...outcome, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
+    const shown = (text: string) => shownOutput(text, { cwd, root: this.root, pid: outcome.pid });
+    return { ...outcome, stdout: shown(outcome.stdout), stderr: shown(outcome.stderr), command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
   }
 
   /** The side effects performed so far, each named by the session (1, 2, ...) that performed it. */
@@ -87,6 +89,16 @@ export function checkSession(o: ProcessOutcome & { command: string }, stepsDone:
 /** The last line a process printed, trimmed ("" when none): a session's status line. */
 export function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
+}
+
+/**
+ * What a session printed as its messages show it, the same from grade to grade: a path in its
+ * working folder as the student named it ("x.json"), the checkpoint's folder's as the command
+ * line names it, and its process id as "<pid>" (the session's folder and id change every run).
+ */
+export function shownOutput(text: string, session: { cwd: string; root: string; pid: number | null }): string {
+  const paths = scrubPaths(text.split(session.cwd + path.sep).join("").split(session.cwd).join("."), session.root);
+  return session.pid === null ? paths : paths.replace(new RegExp(`(?<![0-9])${session.pid}(?![0-9])`, "g"), "<pid>");
 }
 
 /** The last line of an error output that says something: not Node's own "Node.js v20..." footer. */

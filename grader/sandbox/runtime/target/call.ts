@@ -4,6 +4,7 @@ import { canonicalJson, stateDigest, textDigest } from "../../../../lab/canonica
 import { TargetExit } from "./instance.js";
 import { CallTimedOut, withTimeLimit } from "./time-limit.js";
 import { formatSeconds } from "../../messages/limits.js";
+import { scrubPaths } from "../../messages/paths.js";
 import { labArg } from "./lab-module.js";
 import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/scenario.js";
 
@@ -121,16 +122,6 @@ function commandComplaint(stderr: unknown): string | undefined {
   if (typeof stderr !== "string" && !Buffer.isBuffer(stderr)) return undefined;
   const lines = String(stderr).split("\n").map((l) => l.trim()).filter((l) => l !== "");
   return lines.find((l) => /^(fatal|error):/i.test(l)) ?? lines[0];
-}
-
-/** Shows paths inside the scenario folder as the student named them ("checkpoint.json"). */
-export function scrubPaths(text: string, root: string): string {
-  return text
-    .split(path.join(root, "work") + path.sep).join("")
-    .split(path.join(root, "tmp") + path.sep).join("$TMPDIR/")
-    .split(root).join("<scenario>")
-    // Random parts of temp names (UUIDs, long hex runs) differ from run to run: hide them.
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{10,}\b/gi, "*");
 }
 
 /** The start of `text`, as a string of its own (a slice would keep all of `text` alive). */
