@@ -19,16 +19,41 @@ export function textDigest(canonicalText: string): string {
 
 /** Returns `value` with object keys sorted, so that equal JSON values print the same text. */
 function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    // A hole reads as undefined and prints as null, as it would in the array itself.
+    const copy = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = sortKeys(value[i]);
+    return copy;
+  }
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
   // A plain object, which JSON.stringify prints faster than one without a prototype; a
   // "__proto__" key is defined as an own property, so it stays data and not the prototype.
+  // Each property is read once, in sorted order.
+  const keys = sortedKeys(Object.keys(value));
   const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const v = sortKeys((value as Record<string, unknown>)[key]);
     if (key === "__proto__") Object.defineProperty(sorted, key, { value: v, enumerable: true, writable: true, configurable: true });
     else sorted[key] = v;
   }
   return sorted;
+}
+
+// A large state repeats a few shapes ({step, note, value} a thousand times): the sorted order of
+// the last shape seen is kept, and an object of that shape is not sorted again.
+let lastShape: string[] = [];
+let lastSorted: string[] = [];
+
+/** `keys` sorted (as Array.prototype.sort orders strings); the last shape's order when `keys` are that shape. */
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length === lastShape.length) {
+    let same = true;
+    for (let i = 0; i < keys.length && same; i++) same = keys[i] === lastShape[i];
+    if (same) return lastSorted;
+  }
+  lastShape = keys;
+  lastSorted = [...keys].sort();
+  return lastSorted;
 }

@@ -5,6 +5,7 @@ import { TargetExit } from "./instance.js";
 import { CallTimedOut, withTimeLimit } from "./time-limit.js";
 import { formatSeconds } from "../../messages/limits.js";
 import { scrubPaths } from "../../messages/paths.js";
+import { jsonPreview } from "./preview.js";
 import { labArg } from "./lab-module.js";
 import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/scenario.js";
 
@@ -79,13 +80,15 @@ export function summarizeValue(value: unknown, { keep = false }: { keep?: boolea
   }
   try {
     const text = canonicalJson(value);
-    // The digest is of the canonical form (keys sorted); the preview shows the keys in the target's own order.
-    const summary: ValueSummary = { digest: textDigest(text), preview: clip(ownOrder(value) ?? text, 160), isNull: value === null };
+    const summary: ValueSummary = { digest: textDigest(text), preview: "", isNull: value === null };
     if (keep && text.length <= MAX_VALUE_BYTES) summary.value = JSON.parse(text);
     if (value && typeof value === "object" && "status" in value) {
       const v = value as { status: unknown; nextStep: unknown; state: unknown };
       summary.run = { status: v.status, nextStep: v.nextStep, stateDigest: v.state === undefined ? null : stateDigest(v.state) };
       summary.preview = clip(JSON.stringify({ status: v.status, nextStep: v.nextStep }), 160);
+    } else {
+      // The digest is of the canonical form (keys sorted); the preview shows the keys in the target's own order.
+      summary.preview = ownOrderPreview(value) ?? clip(text, 160);
     }
     return summary;
   } catch (error) {
@@ -93,10 +96,10 @@ export function summarizeValue(value: unknown, { keep = false }: { keep?: boolea
   }
 }
 
-/** The value as JSON in its own key order; undefined where JSON.stringify cannot say it. */
-function ownOrder(value: unknown): string | undefined {
+/** The start of the value's JSON in its own key order; undefined where JSON.stringify cannot say it. */
+function ownOrderPreview(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value);
+    return jsonPreview(value, 160);
   } catch {
     return undefined;
   }
