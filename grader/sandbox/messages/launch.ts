@@ -20,3 +20,6 @@ export const SHELL = "/bin/sh";
 export function belowShell(): boolean {
   return process.platform !== "win32" && fs.existsSync(SHELL);
 }
+
+/** The signal that asks a profiled child (GRADE_CPU_PROFILE) to exit and write its profile. */
+export const PROFILE_EXIT_SIGNAL = "SIGUSR2";

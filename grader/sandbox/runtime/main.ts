@@ -2,7 +2,7 @@
 // from its command line, then serves the grader's requests (runtime/serve.ts), runs as a real
 // process of the target's (runtime/process.ts), or as an actor (runtime/actor.ts).
 import fs from "node:fs";
-import { MODE_FLAGS, belowShell } from "../messages/launch.js";
+import { MODE_FLAGS, PROFILE_EXIT_SIGNAL, belowShell } from "../messages/launch.js";
 import { runActor } from "./actor.js";
 import { Host } from "./host.js";
 import { runAsProcess } from "./process.js";
@@ -26,6 +26,9 @@ function guardAgainstOrphaning(): void {
 
 // The student's frames are picked out of the stack: keep enough of it to reach them.
 Error.stackTraceLimit = 50;
+// Profiled (GRADE_CPU_PROFILE, supervisor/child.ts): the grader asks before it kills, and the
+// profile is written on the way out.
+if (process.execArgv.includes("--cpu-prof")) process.on(PROFILE_EXIT_SIGNAL, () => process.exit(0));
 const [mode, configJson] = process.argv.slice(2);
 if (mode === MODE_FLAGS.serve) serve(new Host(JSON.parse(configJson!)), guardAgainstOrphaning);
 // A process's or an actor's configuration comes on standard input, read before the target's code runs.

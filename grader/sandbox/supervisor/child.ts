@@ -3,11 +3,12 @@
 // file-size limits, the V8 heap limit), as the lease's user, in a folder of that user's, with
 // nothing of the grader's in its environment. It keeps the end of what the child prints, reads
 // the JSON lines of its report pipe, and kills it with everything below it.
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { execa, type ResultPromise } from "execa";
 import type { Serializable } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { ACTOR_IN_FD, MODE_FLAGS, REPORT_FD, type Mode } from "../messages/launch.js";
+import { ACTOR_IN_FD, MODE_FLAGS, PROFILE_EXIT_SIGNAL, REPORT_FD, type Mode } from "../messages/launch.js";
 import type { Limits } from "../messages/limits.js";
 import { targetEnv } from "../identity/target-env.js";
 import type { UserLease } from "../identity/target-user.js";
@@ -72,7 +73,7 @@ export class Child {
   static start(opts: ChildOptions): Child {
     const { limits, lease } = opts;
     const wiring = WIRING[opts.mode];
-    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, opts.hostFile, MODE_FLAGS[opts.mode], ...(opts.args ?? [])], { replaceShell: !!lease?.user });
+    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, ...profileFlags(), opts.hostFile, MODE_FLAGS[opts.mode], ...(opts.args ?? [])], { replaceShell: !!lease?.user });
     const subprocess = execa(command.file, command.args, {
       reject: false,
       buffer: false,
@@ -121,8 +122,17 @@ export class Child {
   /** Kills it (see `kill`) and resolves once it has exited. */
   async stop(): Promise<void> {
     const gone = new Promise((r) => this.subprocess.once("exit", r));
+    if (profileFlags().length > 0 && this.running) await this.endProfiled(gone);
     this.kill();
     await gone;
+  }
+
+  /** Asks a profiled runtime to exit, so that it writes its profile, and waits a few seconds for it. */
+  private async endProfiled(gone: Promise<unknown>): Promise<void> {
+    try {
+      process.kill(this.runtimePid ?? this.subprocess.pid!, PROFILE_EXIT_SIGNAL);
+    } catch {}
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 5_000).unref())]);
   }
 
   /** SIGKILLs the runtime alone, once the shell above it has ended (the target may have killed its parent). */
@@ -179,4 +189,13 @@ export class Child {
   deathCause(code: number | null, signal: NodeJS.Signals | null): string | null {
     return deathCause(exitSignal(code, signal) ?? null, this.stderr.text(), this.limits);
   }
+}
+
+/**
+ * With GRADE_CPU_PROFILE=<folder> (a developer's tool: where a grade's time goes), each child
+ * writes a V8 CPU profile there when it ends; a child the grader stops is asked to exit first.
+ */
+function profileFlags(): string[] {
+  const folder = process.env.GRADE_CPU_PROFILE;
+  return folder ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(folder)}`] : [];
 }
