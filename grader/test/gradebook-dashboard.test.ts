@@ -114,6 +114,13 @@ describe("the dashboard's page", () => {
     // Core scores 12, 8 and 12 out of 20, in bins of 2.
     expect(attributes(html, "tr", "data-count").slice(0, 11)).toEqual(["0", "0", "0", "0", "1", "0", "2", "0", "0", "0", "0"]);
     expect(html).toContain('<td class="rate"><span class="rate-words">0 of 3 passed (0%)</span>');
+    // How a check was lost is said only when not every student lost it by failing it.
+    expect(html).toMatch(/data-check="phase1.round-trip".*?<td class="lost-words">lost by 3<\/td>/);
+    expect(html).toMatch(/data-check="phase2.complete-run".*?<td class="lost-words">lost by none<\/td>/);
+    const waiting = classRows();
+    waiting[1]!.report!.deliverables[0]!.checks[1] = check("phase1.absent", "blocked", "Scored only once phase1.round-trip passes; fix that first.", 4);
+    waiting[0]!.report!.deliverables[0]!.checks[1] = check("phase1.absent", "failed", "Called loadCheckpoint.\nloadCheckpoint returned undefined; expected null", 4);
+    expect(renderDashboard(classSummary(rubric, waiting, AT))).toMatch(/data-check="phase1.absent".*?<td class="lost-words">lost by 2: 1 failed, 1 waits on another check<\/td>/);
     expect(attributes(html, "tr", "data-check")).toEqual(["phase1.round-trip", "phase1.absent", "stretch-diff.first-step", "phase2.complete-run"]);
     expect(attributes(html, "details", "data-students")).toEqual(["2", "1", "1", "1"]);
     expect(html).toContain('<p class="who"><a href="grades-reports/bob.json" data-submission="bob">bob</a>, <a href="grades-reports/cy.json" data-submission="cy">cy</a></p>');

@@ -32,7 +32,8 @@ function rateRow(c: CheckAcross): string {
     `<tr data-check="${esc(c.id)}" data-passed="${c.passed}" data-graded="${c.graded}">`,
     `<td>${title}<code class="id">${esc(c.id)}</code></td>`,
     `<td class="rate"><span class="rate-words">${c.passed} of ${c.graded} passed (${percent(c.passed, c.graded)})</span>${barSvg(c.passed, c.graded, "rate")}</td>`,
-    `<td class="lost-words">${lost === 0 ? "lost by none" : `lost by ${lost}: ${esc(lostWords(c))}`}</td>`,
+    // How they lost it, when not all of them by failing it.
+    `<td class="lost-words">${lost === 0 ? "lost by none" : c.failed === lost ? `lost by ${lost}` : `lost by ${lost}: ${esc(lostWords(c))}`}</td>`,
     `<td class="n">${plural(c.maxPoints, "point")}</td>`,
     "</tr>",
   ].join("");
