@@ -8,7 +8,7 @@
 // begun, work before the deadline with better work after it, a repository the listing names
 // but the server cannot give, one whose every commit is after the deadline, and one that is no
 // lab at all. To keep it affordable every shard grades with `--only phase1` (the workflow's
-// input `only`), and the one grade-batch run it is checked against does too; it still takes
+// input `only`) and the seed 4242 (the input `seed`), and the one grade-batch run it is checked against does too; it still takes
 // several minutes, so it runs with the submissions (`npm run test:submissions`).
 import { execa } from "execa";
 import fs from "node:fs";
@@ -86,7 +86,7 @@ describe("the Regrade workflow, dispatched", () => {
     store = path.join(tmp.path, "artifacts");
     let started = Date.now();
     jobs = await dispatchWorkflow(loadWorkflow(WORKFLOW), {
-      inputs: { org: ORG, prefix: "lab", shards: "4", deadline: DEADLINE, only: "phase1" },
+      inputs: { org: ORG, prefix: "lab", shards: "4", deadline: DEADLINE, only: "phase1", seed: "4242" },
       secrets: { CLASSROOM_TOKEN: TOKEN },
       environment: { GITHUB_SERVER_URL: github.url, GITHUB_API_URL: github.apiUrl },
       actions: emulatedActions(store),
@@ -103,7 +103,7 @@ describe("the Regrade workflow, dispatched", () => {
     const clonesDir = path.join(tmp.path, "one-batch/class");
     clones = await cloneShard({ roster: { ...roster, shards: 1 }, shard: { index: 1, count: 1 }, into: clonesDir, record: path.join(tmp.path, "one-batch/clones.json"), deadline: new Date(DEADLINE), serverUrl: github.url, token: TOKEN, timeoutMs: 60_000, log: () => {} });
     started = Date.now();
-    const run = await execa("npm", ["run", "--silent", "grade-batch", "--", clonesDir, "--out", path.join(tmp.path, "one-batch/grades.csv"), "--only", "phase1"], { cwd: REPO_ROOT, reject: false, env: { NO_COLOR: "1" } });
+    const run = await execa("npm", ["run", "--silent", "grade-batch", "--", clonesDir, "--out", path.join(tmp.path, "one-batch/grades.csv"), "--only", "phase1", "--seed", "4242"], { cwd: REPO_ROOT, reject: false, env: { NO_COLOR: "1" } });
     seconds["one grade-batch"] = Math.round((Date.now() - started) / 1000);
     if (run.exitCode !== 0) throw new Error(`grade-batch exited ${run.exitCode}: ${run.stderr}`);
     batch = parseCsv(fs.readFileSync(path.join(tmp.path, "one-batch/grades.csv"), "utf8"));
@@ -147,6 +147,8 @@ describe("the Regrade workflow, dispatched", () => {
     expect(cut(merged).filter((r) => !cloneErrors.includes(r[0]!))).toEqual(cut(batch));
     expect(merged.slice(1).map((r) => r[0])).toEqual(STUDENTS);
     for (const r of merged.slice(1).filter((r) => r[1] === "graded")) expect(r.at(-1)).toBe(`grades-reports/${r[0]}.json`);
+    // Every grade used the seed the run was given, not the rubric's.
+    for (const r of merged.slice(1).filter((r) => r[1] === "graded")) expect(JSON.parse(fs.readFileSync(path.join(store, "gradebook", r.at(-1)!), "utf8")).seed, r[0]).toBe(4242);
   });
 
   test("error rows for the repository the server cannot give, the one with no commit before the deadline and the one that is no lab, with their reasons", () => {
