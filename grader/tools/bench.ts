@@ -4,10 +4,12 @@
 //       its own, and as the grader's own user, side by side);
 //   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
 //       killed at that point, and another one to load what it left;
-// then how the engine's cost grows with the number of steps and with the size of the state,
-// what the concurrency checks cost (orders of two writers, calls let through per second), and what
-// the disk-fault checks cost (fault states per second, each a run of its own), and what the HTML
-// page each grade writes costs beside the grade.
+// then how the engine's cost grows with the number of steps and with the size of the state (beside
+// the bare work of a crash state of that size: write, read, JSON.parse), what the concurrency
+// checks cost (orders of two writers, calls let through per second), what the disk-fault checks
+// cost (fault states per second, each a run of its own), what the HTML page each grade writes
+// costs beside the grade, and grade-batch's grades per minute at --jobs 1, 2 and 4; last, the
+// speed targets (bench/targets.ts), each met or missed.
 //   npm run bench -- --json bench.json --runs 3
 import { execa } from "execa";
 import fs from "node:fs";
@@ -19,11 +21,14 @@ import { REPO_ROOT } from "../paths.js";
 import { gradesAsRoot } from "../sandbox/identity/target-user.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
+import { batchThroughput } from "./bench/batch.js";
 import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
 import { DRAWN_FIXTURES, gradeFixture, htmlCost } from "./bench/html.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
+import { physicalLimit } from "./bench/physical-limit.js";
+import { TARGETS, targetLines } from "./bench/targets.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -109,22 +114,30 @@ async function main(): Promise<void> {
       bySteps.push({ steps, ...cost });
       console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state`);
     }
-    console.log("cost by state size (one atomicCheckpoint, every crash point):");
+    console.log("cost by state size (one atomicCheckpoint, every crash point), beside the bare work of one crash state (write, read, JSON.parse):");
     const bySize = [];
     for (const size of [KiB, 64 * KiB, MiB, 10 * MiB]) {
-      const state = stateOfSize(size, 3);
-      const { perSecond, window } = await statesPerSecond(box, state, stateOfSize(size, 4), Math.max(40, Math.round(2000 * (KiB / size) ** 0.5)));
-      bySize.push({ bytes: size, crashStates: window, perSecond });
-      console.log(`  ${label(size).padStart(7)}: ${window} crash states per write, ${fmt(perSecond)} crash states/s`);
+      const [state, next] = [stateOfSize(size, 3), stateOfSize(size, 4)];
+      const { perSecond, window } = await statesPerSecond(box, state, next, Math.max(40, Math.round(2000 * (KiB / size) ** 0.5)));
+      const limit = physicalLimit(next, work);
+      bySize.push({ bytes: size, stateBytes: limit.bytes, crashStates: window, perSecond, limitPerSecond: limit.perSecond, ofLimit: perSecond / limit.perSecond });
+      console.log(`  ${label(size).padStart(7)} (a ${label(limit.bytes, 1)} state): ${window} crash states per write, ${fmt(perSecond, perSecond < 10 ? 1 : 0)} crash states/s; the bare work ${fmt(limit.perSecond, limit.perSecond < 10 ? 1 : 0)}/s (${fmt((perSecond / limit.perSecond) * 100)}%)`);
     }
 
     console.log("concurrency (two writer processes and a reader over the reference solution, every order that matters):");
     const concurrency = await concurrencyCost(work, Math.max(3, runs * 2));
     console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
 
+    console.log("grade-batch over copies of the solution, by grades at once (--jobs):");
+    const batch = await batchThroughput(work, [1, 2, 4], 4);
+    for (const b of batch) console.log(`  --jobs ${b.jobs}: ${b.submissions} grades in ${fmt(b.seconds, 1)} s, ${fmt(b.gradesPerMinute, 2)} grades/min`);
+
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
-    if (values.json) fs.writeFileSync(values.json, JSON.stringify(result, null, 2) + "\n");
+    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, batch, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
+    const targets = TARGETS.map((t) => t.judge(result));
+    console.log("\ntargets:");
+    for (const l of targetLines(targets)) console.log(`  ${l}`);
+    if (values.json) fs.writeFileSync(values.json, JSON.stringify({ ...result, targets }, null, 2) + "\n");
   } finally {
     await box.close();
     fs.rmSync(work, { recursive: true, force: true });
@@ -140,8 +153,8 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-function label(bytes: number): string {
-  return bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes / KiB} KiB`;
+function label(bytes: number, digits = 0): string {
+  return bytes >= MiB ? `${fmt(bytes / MiB, digits)} MiB` : `${fmt(bytes / KiB, digits)} KiB`;
 }
 
 function line(what: string, value: string, samples: number[]): void {
