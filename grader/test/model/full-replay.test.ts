@@ -6,8 +6,8 @@ import path from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { replay } from "../../crash/replay.js";
-import { runProgram, programs } from "../support/fs-programs.js";
-import { layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
+import { runProgram, programs, type Step } from "../support/fs-programs.js";
+import { ListingRecorder, layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 
 const scratch = scratchFolder();
@@ -54,4 +54,25 @@ test("the programs the property runs are not trivial: more than a quarter of the
     if (Object.values(listTree(path.join(root, "work"))).some((v) => /^file \d+ ".+"/.test(v))) withContent++;
   }
   expect(withContent).toBeGreaterThan(50 / 4);
+});
+
+test("writes in chunks at explicit positions, each where the last ended, and one back over the last, replay at every cut to the disk the real calls left", () => {
+  const root = layScenario(scratch.fresh("real"));
+  const rec = new ListingRecorder(root);
+  const chunks: Step[] = [
+    { kind: "open", slot: 0, file: "a", flags: "w" },
+    { kind: "write", slot: 0, data: "abc", position: 0 },
+    { kind: "write", slot: 0, data: "def", position: 3 },
+    { kind: "write", slot: 0, data: "XY", position: 3 },
+    { kind: "write", slot: 0, data: "gh", position: 6 },
+    { kind: "write", slot: 0, data: "ij", position: 8 },
+    { kind: "write", slot: 0, data: "!", position: null },
+  ];
+  expect(runProgram(recordingFs(rec).fs, path.join(root, "work"), chunks)).toBe(chunks.length);
+  const trace = rec.trace();
+  for (let at = 0; at <= trace.entries.length; at++) {
+    const copy = layScenario(scratch.fresh("replayed"));
+    replay(trace, { at }, copy);
+    expect(listTree(copy), `cut at ${at}`).toEqual(rec.after(at));
+  }
 });
