@@ -137,6 +137,33 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     for (const id of ids) returnId(id);
   });
 
+  test("stale locks cleared by several grades at once: each id goes to one of them, and none ends what another started under its id", async () => {
+    const stale = { first: 60960, last: 60968 };
+    const gone = spawnSync("true").pid!;
+    for (let id = stale.first; id <= stale.last; id++) fs.writeFileSync(path.join(LOCK_DIR, String(id)), `${gone} user\n`);
+    const bundle = path.join(work.path, "ids-stale.cjs");
+    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/ids.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+    // Each process takes two ids and starts a process under each at once, then waits while the others clear theirs.
+    const script = `const { takeId } = require(${JSON.stringify(bundle)}); const { spawnSync } = require("node:child_process");
+      const got = [];
+      for (let i = 0; i < 2; i++) {
+        const id = takeId(${JSON.stringify(stale)}, process.pid, "user", ${identity.gid});
+        if (id === null) continue;
+        const pid = Number(spawnSync("/bin/sh", ["-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $!"], { uid: id, gid: ${identity.gid}, cwd: "/", encoding: "utf8" }).stdout.trim());
+        got.push({ id, pid });
+      }
+      setTimeout(() => console.log(JSON.stringify(got.map((g) => ({ ...g, alive: (() => { try { process.kill(g.pid, 0); return true; } catch { return false; } })() })))), 1500);`;
+    const runs = await Promise.all([0, 1, 2].map(() => execa(process.execPath, ["-e", script])));
+    const got = runs.flatMap((r) => JSON.parse(r.stdout) as { id: number; pid: number; alive: boolean }[]);
+    started.push(...got.map((g) => g.pid));
+    const ids = got.map((g) => g.id);
+    // A grade that finds an id being cleared by another goes on to the next: most get both.
+    expect(ids.length).toBeGreaterThanOrEqual(4);
+    expect(ids).toHaveLength(new Set(ids).size);
+    expect(got.filter((g) => !g.alive)).toEqual([]);
+    for (let id = stale.first; id <= stale.last; id++) returnId(id);
+  });
+
   test("the ids of a grade that is gone are lent again, and what ran under them is ended first", async () => {
     const gone = spawnSync("true").pid!; // a process id that no longer runs
     const uid = takeId(RANGE, gone, "user", identity.gid)!;

@@ -134,12 +134,38 @@ export function takeId(range: IdRange, gradePid: number, kind: Lock["kind"], gid
     if (lock && alive(lock.gradePid)) continue;
     if (namedBySystem(id)) continue;
     if (lock) {
-      if (lock.kind === "user") killEveryProcessOf({ uid: id, gid });
-      fs.rmSync(lockFile(id), { force: true });
-    } else if (processesOf(id).length > 0) continue; // somebody else's, whatever the databases say
+      if (takeOverStale(id, lock, `${gradePid} ${kind}\n`, gid)) return id;
+      continue;
+    }
+    if (processesOf(id).length > 0) continue; // somebody else's, whatever the databases say
     if (lockWith(id, `${gradePid} ${kind}\n`)) return id;
   }
   return null;
+}
+
+/**
+ * Clears the lock `stale` of a grade that is gone and takes its id with `text`, or says false.
+ * Several grades may find the same stale lock at once (after a batch was killed, say): only the
+ * one that makes the id's clearing mark clears it, and only when the lock is still the one it
+ * read. Otherwise a grade that read it a moment earlier would end the processes the new holder
+ * had just started under the id, and lend the id a second time. A mark left by a grade killed
+ * while clearing keeps its id from being lent (there are hundreds).
+ */
+function takeOverStale(id: number, stale: Lock, text: string, gid: number): boolean {
+  const mark = `${lockFile(id)}.clearing`;
+  if (!linkWith(mark, `${process.pid}\n`)) return false;
+  try {
+    const now = readLock(id);
+    if (!now || now.gradePid !== stale.gradePid || now.kind !== stale.kind || alive(now.gradePid)) return false;
+    if (now.kind === "user") killEveryProcessOf({ uid: id, gid });
+    // The new lock replaces the stale one whole: nobody ever finds the id without a lock meanwhile.
+    const own = ownFile(id);
+    fs.writeFileSync(own, text, { mode: 0o600 });
+    fs.renameSync(own, lockFile(id));
+    return true;
+  } finally {
+    fs.rmSync(mark, { force: true });
+  }
 }
 
 /**
@@ -147,16 +173,26 @@ export function takeId(range: IdRange, gradePid: number, kind: Lock["kind"], gid
  * linked to the lock's name (a link fails when the name exists), so nobody ever reads a lock half made.
  */
 function lockWith(id: number, text: string): boolean {
-  const own = path.join(LOCK_DIR, `.${id}.${process.pid}.${Math.random().toString(36).slice(2)}`);
+  return linkWith(lockFile(id), text);
+}
+
+/** Makes the file `name` holding `text`, whole, unless it exists: false when another grade made it first. */
+function linkWith(name: string, text: string): boolean {
+  const own = ownFile(Number(path.basename(name).split(".")[0]));
   fs.writeFileSync(own, text, { mode: 0o600 });
   try {
-    fs.linkSync(own, lockFile(id));
+    fs.linkSync(own, name);
     return true;
   } catch {
-    return false; // another grade took it first
+    return false; // another grade made it first
   } finally {
     fs.rmSync(own, { force: true });
   }
+}
+
+/** A file name of this process's own in the lock folder, for a lock or mark being made. */
+function ownFile(id: number): string {
+  return path.join(LOCK_DIR, `.${id}.${process.pid}.${Math.random().toString(36).slice(2)}`);
 }
 
 /** Gives an id back. */
