@@ -153,7 +153,7 @@ export function takeId(range: IdRange, gradePid: number, kind: Lock["kind"], gid
  */
 function takeOverStale(id: number, stale: Lock, text: string, gid: number): boolean {
   const mark = `${lockFile(id)}.clearing`;
-  if (!linkWith(mark, `${process.pid}\n`)) return false;
+  if (!linkWith(id, mark, `${process.pid}\n`)) return false;
   try {
     const now = readLock(id);
     if (!now || now.gradePid !== stale.gradePid || now.kind !== stale.kind || alive(now.gradePid)) return false;
@@ -173,12 +173,12 @@ function takeOverStale(id: number, stale: Lock, text: string, gid: number): bool
  * linked to the lock's name (a link fails when the name exists), so nobody ever reads a lock half made.
  */
 function lockWith(id: number, text: string): boolean {
-  return linkWith(lockFile(id), text);
+  return linkWith(id, lockFile(id), text);
 }
 
-/** Makes the file `name` holding `text`, whole, unless it exists: false when another grade made it first. */
-function linkWith(name: string, text: string): boolean {
-  const own = ownFile(Number(path.basename(name).split(".")[0]));
+/** Makes the file `name` (the lock or mark of `id`) holding `text`, whole, unless it exists: false when another grade made it first. */
+function linkWith(id: number, name: string, text: string): boolean {
+  const own = ownFile(id);
   fs.writeFileSync(own, text, { mode: 0o600 });
   try {
     fs.linkSync(own, name);
