@@ -30,6 +30,18 @@ export function opensForChange(flags: string | number): boolean {
   return flags !== "r" && flags !== "rs" && flags !== "sr";
 }
 
+/** True when open flags let the descriptor read ("r", "r+", "w+", "a+", O_RDONLY, O_RDWR). */
+export function opensToRead(flags: string | number): boolean {
+  if (typeof flags === "number") return (flags & 0o3) !== 0o1;
+  return flags.includes("r") || flags.includes("+");
+}
+
+/** True when a file opened with these flags holds nothing of what was there before: truncated ("w", "w+", O_TRUNC), or made new ("wx", "ax", O_CREAT|O_EXCL). */
+export function opensEmpty(flags: string | number): boolean {
+  if (typeof flags === "number") return (flags & 0o1000) !== 0 || (flags & 0o300) === 0o300;
+  return flags.startsWith("w") || (flags.startsWith("a") && flags.includes("x"));
+}
+
 /** True when open flags create the file if it is missing ("w", "a", "wx", O_CREAT). */
 export function opensToCreate(flags: string | number): boolean {
   if (typeof flags === "number") return (flags & 0o100) !== 0;

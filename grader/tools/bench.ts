@@ -86,11 +86,21 @@ async function main(): Promise<void> {
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
   const box = await openEngine(work);
+  // The same engine with each crash state recovered on its own, measured in turns with the first.
+  const alone = await openEngine(work, { shareRecoveries: false });
   try {
     const [old, next] = [stateOfSize(8 * KiB, 1), stateOfSize(24 * KiB, 2)];
     const engine: number[] = [];
-    for (let i = 0; i < runs; i++) engine.push((await statesPerSecond(box, old, next, 3000)).perSecond);
-    line("(a) engine", `${fmt(median(engine))} crash states/s`, engine);
+    const engineAlone: number[] = [];
+    let engineShared = { window: 0, shared: 0 };
+    for (let i = 0; i < runs; i++) {
+      const measured = await statesPerSecond(box, old, next, 3000);
+      engine.push(measured.perSecond);
+      engineShared = measured;
+      engineAlone.push((await statesPerSecond(alone, old, next, 3000)).perSecond);
+    }
+    line("(a) engine", `${fmt(median(engine))} crash states/s (${engineShared.shared} of ${engineShared.window} a write share a recovery)`, engine);
+    line("    each recovered alone", `${fmt(median(engineAlone))} crash states/s`, engineAlone);
     const faults: number[] = [];
     let faultCases = 0;
     for (let i = 0; i < runs; i++) {
@@ -118,10 +128,13 @@ async function main(): Promise<void> {
     const bySize = [];
     for (const size of [KiB, 64 * KiB, MiB, 10 * MiB]) {
       const [state, next] = [stateOfSize(size, 3), stateOfSize(size, 4)];
-      const { perSecond, window } = await statesPerSecond(box, state, next, Math.max(40, Math.round(2000 * (KiB / size) ** 0.5)));
+      const total = Math.max(40, Math.round(2000 * (KiB / size) ** 0.5));
+      const { perSecond, window, shared } = await statesPerSecond(box, state, next, total);
+      const lone = (await statesPerSecond(alone, state, next, total)).perSecond;
       const limit = physicalLimit(next, work);
-      bySize.push({ bytes: size, stateBytes: limit.bytes, crashStates: window, perSecond, limitPerSecond: limit.perSecond, ofLimit: perSecond / limit.perSecond });
-      console.log(`  ${label(size).padStart(7)} (a ${label(limit.bytes, 1)} state): ${window} crash states per write, ${fmt(perSecond, perSecond < 10 ? 1 : 0)} crash states/s; the bare work ${fmt(limit.perSecond, limit.perSecond < 10 ? 1 : 0)}/s (${fmt((perSecond / limit.perSecond) * 100)}%)`);
+      bySize.push({ bytes: size, stateBytes: limit.bytes, crashStates: window, sharedStates: shared, perSecond, alonePerSecond: lone, limitPerSecond: limit.perSecond, ofLimit: perSecond / limit.perSecond, aloneOfLimit: lone / limit.perSecond });
+      const rate = (n: number) => fmt(n, n < 10 ? 1 : 0);
+      console.log(`  ${label(size).padStart(7)} (a ${label(limit.bytes, 1)} state): ${window} crash states per write (${shared} share a recovery), ${rate(perSecond)} crash states/s; the bare work ${rate(limit.perSecond)}/s (${fmt((perSecond / limit.perSecond) * 100)}%); each recovered alone ${rate(lone)}/s (${fmt((lone / limit.perSecond) * 100)}%)`);
     }
 
     console.log("concurrency (two writer processes and a reader over the reference solution, every order that matters):");
@@ -133,13 +146,13 @@ async function main(): Promise<void> {
     for (const b of batch) console.log(`  --jobs ${b.jobs}: ${b.submissions} grades in ${fmt(b.seconds, 1)} s, ${fmt(b.gradesPerMinute, 2)} grades/min`);
 
     const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, batch, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
+    const result = { crashStatesPerSecond: median(engine), crashStatesPerSecondAlone: median(engineAlone), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, engineAlone, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, batch, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
     const targets = TARGETS.map((t) => t.judge(result));
     console.log("\ntargets:");
     for (const l of targetLines(targets)) console.log(`  ${l}`);
     if (values.json) fs.writeFileSync(values.json, JSON.stringify({ ...result, targets }, null, 2) + "\n");
   } finally {
-    await box.close();
+    await Promise.all([box.close(), alone.close()]);
     fs.rmSync(work, { recursive: true, force: true });
   }
 }

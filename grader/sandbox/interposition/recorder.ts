@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Effect, FsOp, Trace, TraceEntry } from "../../crash/model.js";
 import type { DiskFaults } from "./disk-faults.js";
+import type { Footprint } from "../../crash/shared-recovery.js";
+import { opensEmpty, opensToRead } from "../../crash/trace.js";
 
 /** Called before each operation (with the real descriptor of a write); may kill the process. */
 export type BeforeOp = (op: FsOp, realFd?: number) => void;
@@ -36,6 +38,12 @@ export class Recorder {
   faults: DiskFaults | null = null;
   /** The stored path each logical descriptor was opened at. */
   private readonly fdPaths = new Map<number, string>();
+  /** The paths the scenario named, and the folders it listed: what its run depended on (see crash/shared-recovery.ts). */
+  private readonly looked = { paths: new Set<string>(), entries: new Set<string>(), listings: new Set<string>() };
+  /** Paths whose content the run made itself (it truncated or created the file there): what they held before is not looked at by reading them. */
+  private readonly madeByRun = new Set<string>();
+  /** Why the run may depend on more than its footprint (it ran a program, read a descriptor of its own making...), once it may. */
+  private beyondFootprint: string | null = null;
   /** The root as the disk spells it (links resolved), once a path with ".." needed it. */
   private realRoot?: string;
 
@@ -113,9 +121,37 @@ export class Recorder {
     this.fdIds.delete(fd);
   }
 
+  /** Notes that the run looked at the stored path `stored`: all of what is there, only (`entry`) whether something is there and as what, or (`listing`) the names in it. */
+  lookedAt(stored: string, depth: "whole" | "entry" | "listing" = "whole"): void {
+    if (stored !== "@" && !stored.startsWith("@/")) return this.lookedBeyond(`it named ${stored}, outside the scenario`);
+    // Reading a file the run emptied or made reads what the run wrote: only its being there is the disk's.
+    if (depth === "whole" && this.madeByRun.has(stored)) depth = "entry";
+    (depth === "listing" ? this.looked.listings : depth === "entry" ? this.looked.entries : this.looked.paths).add(stored);
+  }
+
+  /** Notes that the run looked at what the real descriptor `fd` is open on. */
+  lookedAtFd(fd: number): void {
+    const id = this.fdIds.get(fd);
+    const stored = id === undefined ? undefined : this.fdPaths.get(id);
+    if (stored === undefined) this.lookedBeyond(`it read descriptor ${fd}, not one it opened`);
+    else this.lookedAt(stored);
+  }
+
+  /** Notes that the run may have seen the disk in a way its footprint does not hold (a program it ran, a glob, a watch). */
+  lookedBeyond(why: string): void {
+    this.beyondFootprint ??= why;
+  }
+
+  /** What the run looked at, or null when it may have seen more than a footprint holds. */
+  recoveryFootprint(): Footprint | null {
+    if (this.beyondFootprint !== null || this.faults) return null;
+    return { paths: [...this.looked.paths].sort(), entries: [...this.looked.entries].sort(), listings: [...this.looked.listings].sort() };
+  }
+
   /** Appends an entry unless the limits are reached (then the trace is marked truncated). */
   push(entry: TraceEntry): void {
     if (entry.kind === "effect") this.effects.push(entry);
+    else if (entry.kind !== "mark") this.lookedAtOp(entry);
     if (!this.keep) return;
     const size = entry.kind === "write" ? entry.bytes.byteLength : 0;
     if (this.entries.length >= this.limits.entries || this.bytesKept + size > this.limits.bytes) {
@@ -124,6 +160,50 @@ export class Recorder {
     }
     this.bytesKept += size;
     this.entries.push(entry);
+  }
+
+  /**
+   * What an operation looked at: a file opened to read is read whole; one opened only to write, a
+   * name removed, made or truncated, and a rename's new name are looked at only for whether they
+   * are there and as what (a folder removed, or renamed over, also for what it names); a rename
+   * moves what its old name holds, which is then read under the new one. A write through a
+   * descriptor looks at nothing: what it changes is read back, if at all, by a read.
+   */
+  private lookedAtOp(op: FsOp): void {
+    switch (op.kind) {
+      case "open":
+        if (opensEmpty(op.flags)) this.madeByRun.add(op.path);
+        this.lookedAt(op.path, opensToRead(op.flags) ? "whole" : "entry");
+        return;
+      case "rename": {
+        this.lookedAt(op.from);
+        this.lookedAt(op.to, "entry");
+        this.lookedAt(op.to, "listing");
+        const made = this.madeByRun.delete(op.from);
+        for (const p of this.madeByRun) if (p === op.to || p.startsWith(op.to + "/") || p.startsWith(op.from + "/")) this.madeByRun.delete(p);
+        if (made) this.madeByRun.add(op.to);
+        return;
+      }
+      case "rmdir":
+        this.lookedAt(op.path, "entry");
+        this.lookedAt(op.path, "listing");
+        return;
+      case "unlink":
+      case "mkdir":
+      case "truncate":
+        this.lookedAt(op.path, "entry");
+        if (op.kind === "unlink") this.madeByRun.delete(op.path);
+        return;
+      case "attr":
+        if (op.path !== undefined) this.lookedAt(op.path, "entry");
+        return;
+      case "link":
+      case "symlink":
+        this.lookedBeyond(`it made a ${op.kind === "link" ? "link" : "symbolic link"}`);
+        return;
+      default:
+        return; // write, ftruncate, fsync, close: through a descriptor whose open was looked at
+    }
   }
 
   /** Closes descriptors the target opened and never closed (a real process exit would). */

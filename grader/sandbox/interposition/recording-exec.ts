@@ -55,6 +55,8 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
   function recorded(fn: AnyFn, form: CallForm): AnyFn {
     return (...args: unknown[]) => {
       const rec = current();
+      // A program may read anything on the disk: its run's footprint is not known.
+      rec?.lookedBeyond("it ran a program");
       const call = withEnv(args, optionsAt(args, form));
       if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) {
         try {

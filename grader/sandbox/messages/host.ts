@@ -28,6 +28,11 @@ export interface HostConfig {
    * target's leftover, and ends.
    */
   ownUser?: boolean;
+  /**
+   * Whether crash states share a recovery run where their disks hold the same wherever it looked
+   * (see runtime/shared-runs.ts); on unless false. Off, each disk is recovered on its own.
+   */
+  shareRecoveries?: boolean;
 }
 
 /** A file left in the scenario folder, for messages. */
@@ -89,4 +94,6 @@ export interface ManyReply {
   results: CallResult[];
   effects: Effect[];
   git?: GitHistory;
+  /** True when this crash state took the reply of an earlier one's run (see runtime/shared-runs.ts). */
+  shared?: boolean;
 }

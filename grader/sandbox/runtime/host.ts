@@ -6,6 +6,7 @@ import path from "node:path";
 import { replay } from "../../crash/replay.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { diskKeys } from "../../crash/same-disk.js";
+import { SharedRuns } from "./shared-runs.js";
 import { CompiledTarget } from "./target/instance.js";
 import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
@@ -68,37 +69,46 @@ export class Host {
       case "run":
         return this.run(req.module, req.scenario, { record: req.record, listDisk: req.listDisk });
       case "runMany":
-        return this.runOncePerDisk(req.module, req.traceId, req.cuts, (cut) => ({ from: [...req.base, { traceId: req.traceId, cut, key: req.traceKey }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit }));
+        return this.runOncePerDisk(req.module, req.traceId, req.cuts, {
+          scenarioAt: (cut) => ({ from: [...req.base, { traceId: req.traceId, cut, key: req.traceKey }], steps: req.steps, pid: req.pid, inspectGit: req.inspectGit }),
+          base: req.base.map((p) => this.trace(p.traceId)),
+          share: req.inspectGit === undefined && this.config.shareRecoveries !== false,
+        });
     }
   }
 
   /**
    * Recovers from the crash state of each cut of one trace, once per disk: cuts that leave the
-   * same disk (see crash/same-disk.ts) share the reply of the first of them.
+   * same disk (see crash/same-disk.ts) share the reply of the first of them, and with `share`, a
+   * crash state takes the reply of an earlier one whose disk holds the same wherever that
+   * recovery looked (see shared-runs.ts).
    */
-  private async runOncePerDisk(module: string, traceId: string, cuts: Cut[], scenarioAt: (cut: Cut) => Scenario): Promise<ManyReply[]> {
-    const keys = diskKeys(this.trace(traceId), cuts);
+  private async runOncePerDisk(module: string, traceId: string, cuts: Cut[], batch: { scenarioAt: (cut: Cut) => Scenario; base: Trace[]; share: boolean }): Promise<ManyReply[]> {
+    const trace = this.trace(traceId);
+    const keys = diskKeys(trace, cuts);
     const firstOf = new Map<string, number>();
     const unique: Scenario[] = [];
+    const uniqueCuts: Cut[] = [];
     const ran = cuts.map((cut, i) => {
       const key = keys[i] ?? null;
       const seen = key === null ? undefined : firstOf.get(key);
       if (seen !== undefined) return seen;
       if (key !== null) firstOf.set(key, unique.length);
-      unique.push(scenarioAt(cut));
+      unique.push(batch.scenarioAt(cut));
+      uniqueCuts.push(cut);
       return unique.length - 1;
     });
-    const replies = await this.runMany(module, unique);
+    const replies = await this.runMany(module, unique, batch.share ? SharedRuns.over(trace, uniqueCuts, batch.base) : null);
     // A batch that stopped at a recovery that timed out ends at the first cut it did not run.
     const shown = ran.findIndex((u) => u >= replies.length);
     return (shown < 0 ? ran : ran.slice(0, shown)).map((u) => replies[u]!);
   }
 
   /** Recovers from each crash state of a batch: most of them back to back (see `runChunk`), the others alone. */
-  private async runMany(module: string, scenarios: Scenario[]): Promise<ManyReply[]> {
+  private async runMany(module: string, scenarios: Scenario[], shared: SharedRuns | null): Promise<ManyReply[]> {
     const replies: ManyReply[] = [];
     while (replies.length < scenarios.length) {
-      const chunk = this.runChunk(module, scenarios, replies);
+      const chunk = this.runChunk(module, scenarios, replies, shared);
       if (chunk === "limit") {
         // The chunk met its time limit: the scenario it was in runs again alone, with a limit on
         // each call (it has met one shared limit already; a second would cost its time again).
@@ -130,21 +140,28 @@ export class Host {
    * ("limit") leaves the scenario it was in open, to be run again alone: the scenarios before it
    * ended well within the limit, so each of their calls did too.
    */
-  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[]): "limit" | { open: { scenario: Scenario; results: CallResult[] } | null } {
+  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[], shared: SharedRuns | null): "limit" | { open: { scenario: Scenario; results: CallResult[] } | null } {
     const started = Date.now();
     const firstPids = new Map<number, number>();
     const stopWatching = watchMicrotasks();
     try {
       const chunk = sharedLimit(() => {
         while (replies.length < scenarios.length && Date.now() - started < this.config.callMs / 4) {
+          const taken = shared?.replyFor(replies.length);
+          if (taken) {
+            replies.push({ ...taken, shared: true });
+            continue;
+          }
           const scenario = scenarios[replies.length]!;
           firstPids.set(replies.length, this.nextPid);
           const root = this.open(scenario, {});
           const results = this.runScenarioSteps(module, scenario, root, this.config.callMs, untimed);
           if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
           const reply = this.report(scenario, results, {});
+          const many = { results: reply.results, effects: reply.effects, git: reply.git };
+          shared?.remember(replies.length, this.recorder!.recoveryFootprint(), many);
           this.close();
-          replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
+          replies.push(many);
         }
         return { open: null };
       }, this.config.callMs);
@@ -251,7 +268,9 @@ export class Host {
       pid = undefined;
       this.recorder!.mark(`pid:${this.currentPid}`);
       const random = processSeed(this.config.seed, scenario, started++);
-      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random });
+      // Each crash state's processes draw their own numbers: a recovery that drew some is its own.
+      const drew = () => this.recorder?.lookedBeyond("it drew random numbers");
+      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random, drew });
     };
     const compiled = this.compiledModule(module);
     this.recorder!.callerOf = compiled.frames.callerHook();

@@ -2,17 +2,13 @@
 // disk the whole prefix rebuilds: random programs of file-system calls, recorded over the disk
 // another random program left, replayed both ways at every cut (torn writes included) onto that
 // disk, give the same paths, bytes, modes and links.
-import nodeFs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { crashCuts } from "../../crash/cuts.js";
 import { deadFilePlan, leftOutAt } from "../../crash/dead-files.js";
-import type { Cut } from "../../crash/model.js";
 import { replay } from "../../crash/replay.js";
-import { Recorder } from "../../sandbox/interposition/recorder.js";
-import { programs, runProgram, type ProgramOptions, type Step } from "../support/fs-programs.js";
-import { copyFolder, layScenario, listTree, propertyTest, recordingFs, scratchFolder } from "../support/model-fs.js";
+import { programs, type ProgramOptions, type Step } from "../support/fs-programs.js";
+import { copyFolder, listTree, propertyTest, recordOverBase, scratchFolder } from "../support/model-fs.js";
 
 const scratch = scratchFolder();
 
@@ -29,16 +25,7 @@ function checkpointLoop(steps: number): Step[] {
 
 /** Lays the disk `base` leaves, records `program` over a copy of it; every cut of its trace, torn writes included. */
 function recordOver(base: Step[], program: Step[], options: ProgramOptions) {
-  const start = layScenario(scratch.fresh("base"));
-  runProgram(nodeFs, path.join(start, "work"), base, options);
-  const root = copyFolder(start, `${start}-recorded`);
-  const rec = new Recorder(root);
-  runProgram(recordingFs(rec).fs, path.join(root, "work"), program, options);
-  const trace = rec.trace();
-  const every = Array.from({ length: trace.entries.length + 1 }, (_, at): Cut => ({ at }));
-  const torn = crashCuts(trace, 0, trace.entries.length, [0.5]).filter((c) => c.bytes !== undefined);
-  const cuts = [...every, ...torn];
-  return { start, trace, cuts };
+  return recordOverBase(scratch, base, program, options, [0.5]);
 }
 
 function sameDiskBothWays(base: Step[], program: Step[], options: ProgramOptions): void {

@@ -6,7 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, test } from "vitest";
-import type { TraceEntry } from "../../crash/model.js";
+import { crashCuts } from "../../crash/cuts.js";
+import type { Cut, Trace, TraceEntry } from "../../crash/model.js";
+import { runProgram, type ProgramOptions, type Step } from "./fs-programs.js";
 import { Recorder, RECORD_LIMITS, type BeforeOp } from "../../sandbox/interposition/recorder.js";
 import { createRecordingFs, PendingOps } from "../../sandbox/interposition/recording-fs.js";
 
@@ -145,4 +147,20 @@ export function listTree(dir: string, options: { modes?: boolean; links?: boolea
 export function copyFolder(from: string, to: string): string {
   fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
   return to;
+}
+
+/**
+ * Lays the disk `base` leaves in a fresh scenario folder (`start`), records `program` over a copy
+ * of it, and gives every cut of its trace: after each entry, and inside each write at `fractions`.
+ */
+export function recordOverBase(scratch: { fresh: (name?: string) => string }, base: Step[], program: Step[], options: ProgramOptions, fractions: number[]): { start: string; trace: Trace; cuts: Cut[] } {
+  const start = layScenario(scratch.fresh("base"));
+  runProgram(fs, path.join(start, "work"), base, options);
+  const root = copyFolder(start, `${start}-recorded`);
+  const rec = new Recorder(root);
+  runProgram(recordingFs(rec).fs, path.join(root, "work"), program, options);
+  const trace = rec.trace();
+  const every = Array.from({ length: trace.entries.length + 1 }, (_, at): Cut => ({ at }));
+  const torn = crashCuts(trace, 0, trace.entries.length, fractions).filter((c) => c.bytes !== undefined);
+  return { start, trace, cuts: [...every, ...torn] };
 }

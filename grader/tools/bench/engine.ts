@@ -26,8 +26,8 @@ export function run(checkpointPath: string, steps: number) {
 }
 `;
 
-/** A sandbox with the reference checkpoint.ts and a long-run target, in `work`. */
-export async function openEngine(work: string): Promise<Sandbox> {
+/** A sandbox with the reference checkpoint.ts and a long-run target, in `work`; with `shareRecoveries` false, each crash state is recovered on its own. */
+export async function openEngine(work: string, { shareRecoveries = true }: { shareRecoveries?: boolean } = {}): Promise<Sandbox> {
   const hostFile = await buildHost(work);
   const targetDir = path.join(work, "target");
   fs.mkdirSync(targetDir, { recursive: true });
@@ -38,11 +38,11 @@ export async function openEngine(work: string): Promise<Sandbox> {
     if (!bundle.ok) throw new Error(bundle.problem);
     modules[name] = bundle.file;
   }
-  return new Sandbox({ hostFile, config: { modules, targetDir: SOLUTION_DIR, work: path.join(work, "host"), callMs: 60_000, seed: 1 }, limits: { ...DEFAULT_LIMITS, callMs: 60_000 } });
+  return new Sandbox({ hostFile, config: { modules, targetDir: SOLUTION_DIR, work: path.join(work, shareRecoveries ? "host" : "host-alone"), callMs: 60_000, seed: 1, shareRecoveries }, limits: { ...DEFAULT_LIMITS, callMs: 60_000 } });
 }
 
-/** Crash states checked per second over every crash point of atomicCheckpoint(old → next), repeated to about `total` states. */
-export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown, total: number): Promise<{ perSecond: number; window: number }> {
+/** Crash states checked per second over every crash point of atomicCheckpoint(old → next), repeated to about `total` states; `shared`: how many of a write's crash states took the run of an earlier one (see runtime/shared-runs.ts). */
+export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown, total: number): Promise<{ perSecond: number; window: number; shared: number }> {
   const steps: ScenarioStep[] = [{ call: "atomicCheckpoint", args: [CHECKPOINT, old] }, { call: "atomicCheckpoint", args: [CHECKPOINT, next] }];
   const run = await box.run("checkpoint", { steps }, { record: true });
   const trace = run.trace!;
@@ -52,8 +52,9 @@ export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown,
   // same disk share a run), so a batch that repeated the cuts would count runs it never made.
   const repeats = Math.max(1, Math.round(total / cuts.length));
   const started = process.hrtime.bigint();
-  for (let i = 0; i < repeats; i++) await box.runMany("checkpoint", run.traceId!, cuts, [{ call: "loadCheckpoint", args: [CHECKPOINT] }]);
-  return { perSecond: (repeats * cuts.length) / (Number(process.hrtime.bigint() - started) / 1e9), window: cuts.length };
+  let shared = 0;
+  for (let i = 0; i < repeats; i++) shared = (await box.runMany("checkpoint", run.traceId!, cuts, [{ call: "loadCheckpoint", args: [CHECKPOINT] }])).filter((r) => r.shared).length;
+  return { perSecond: (repeats * cuts.length) / (Number(process.hrtime.bigint() - started) / 1e9), window: cuts.length, shared };
 }
 
 /** For a run of `steps` steps: its crash points, and the milliseconds to record it and to recover from one crash point to the end. */

@@ -35,6 +35,8 @@ export interface InstanceContext {
    * real process, "real": the runtime's own.
    */
   random: number | "real";
+  /** Told each time the instance draws from its seeded stream. */
+  drew?: () => void;
 }
 
 const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "process", "Math", "__entryUrl", "__entryFile", "__entryDir"];
@@ -82,7 +84,7 @@ export class CompiledTarget {
     }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });
     const { entryFile } = this;
     const result = this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
-      ctx.random === "real" ? Math : seededMath(ctx.random), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
+      ctx.random === "real" ? Math : seededMath(ctx.random, ctx.drew), pathToFileURL(entryFile).href, entryFile, path.dirname(entryFile));
     return { exports: module.exports, result };
   }
 }

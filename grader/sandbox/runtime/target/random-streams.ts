@@ -25,8 +25,8 @@ export function seedOf(key: unknown): number {
   return createHash("sha256").update(JSON.stringify(key)).digest().readUInt32LE(0);
 }
 
-/** `Math` with a `random()` drawn from `seed` (xoshiro128** over a splitmix32-expanded seed). */
-export function seededMath(seed: number): Math {
+/** `Math` with a `random()` drawn from `seed` (xoshiro128** over a splitmix32-expanded seed); `drew` is told of each draw. */
+export function seededMath(seed: number, drew?: () => void): Math {
   let [a, b, c, d] = expand(seed) as [number, number, number, number];
   if ((a | b | c | d) === 0) a = 1;
   const next = () => {
@@ -41,7 +41,10 @@ export function seededMath(seed: number): Math {
     return result;
   };
   // 53 bits, as V8's own Math.random gives.
-  const random = () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+  const random = () => {
+    drew?.();
+    return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+  };
   return Object.create(Math, { random: { value: random } });
 }
 

@@ -1,0 +1,156 @@
+// Which crash states of one trace can share one recovery run. A recovery sees the disk only
+// through the paths it names (what it opens, reads, lists, stats, renames or removes): two crash
+// states that hold the same thing at each of those paths give the same run, call by call, so the
+// run made for one is the run the other would make. Most crash states of a write differ only in
+// a file the recovery never looks at (the temp file, while it is being written): a checkpoint
+// written in 1 KiB chunks has a crash state per chunk, and a recovery that loads the checkpoint
+// gives each of them the same answer.
+//
+// What a recovery looked at is its footprint, at three depths:
+// - paths whose whole state it may depend on (what it read: the file or folder there and all
+//   below it, and the folders above it, which decide whether the path can be reached at all);
+// - paths of which only whether they are there, and as what, matters (a file it removed, created
+//   exclusively, or checked the existence of): what a file there holds is not looked at;
+// - folders whose names it listed (what the names hold is not looked at).
+// The disk at a cut is the disk the trace started from with the trace's entries before the cut
+// redone, so two cuts hold the same thing at a path when no entry between them changed the path,
+// anything below it or any folder above it; the same kind of thing at a path when no entry
+// between them made, removed or renamed it, changed its mode or owner, or changed a folder above
+// it; and the same names in a folder when no entry between them made, removed or renamed a name
+// in it, or changed the folder itself or a folder above it. A cut's key for a footprint is, for
+// each of its paths, the last entry before the cut that changed what is looked at there; two
+// cuts with the same key hold the same thing wherever the recovery looked.
+//
+// A write through a descriptor changes the file the descriptor was opened on, under every name a
+// rename gave that file since. A trace with links or symbolic links (two names for one file, or a
+// name through another) is never shared, nor is a power cut (its disk also depends on what was
+// made durable): those keys are null.
+import type { Cut, Trace, TraceEntry } from "./model.js";
+import { changesDisk, opensToCreate } from "./trace.js";
+
+/** What a recovery looked at, as stored paths ("@/cwd/work/checkpoint.json"). */
+export interface Footprint {
+  /** Paths whose whole state the run may depend on. */
+  paths: readonly string[];
+  /** Paths where only whether something is there, and what kind of thing with what mode, matters. */
+  entries: readonly string[];
+  /** Folders whose names the run listed (what they hold, beyond the names, is not looked at). */
+  listings: readonly string[];
+}
+
+/** For each entry that changes the disk: the stored paths it changes, and whether it makes, removes or renames a name, or changes a mode, owner or times. */
+interface Changes {
+  index: number;
+  paths: string[];
+  names: boolean;
+  attr?: boolean;
+}
+
+const plans = new WeakMap<Trace, Changes[] | null>();
+
+/**
+ * For each cut, a key that two cuts share only when they hold the same thing at every path of
+ * `footprint` (see the top of this file); null for a cut whose disk is never shared.
+ */
+export function footprintKeys(trace: Trace, cuts: readonly Cut[], footprint: Footprint): (string | null)[] {
+  const changes = changesOf(trace);
+  if (!changes) return cuts.map(() => null);
+  const affecting = [
+    ...footprint.paths.map((p) => changes.filter((c) => c.paths.some((q) => q === p || below(q, p) || below(p, q))).map((c) => c.index)),
+    ...footprint.entries.map((p) => changes.filter((c) => c.paths.some((q) => ((c.names || c.attr) && q === p) || below(q, p))).map((c) => c.index)),
+    ...footprint.listings.map((p) => changes.filter((c) => c.paths.some((q) => q === p || below(q, p) || (c.names && parentOf(q) === p))).map((c) => c.index)),
+  ];
+  return cuts.map((cut) => {
+    if (cut.power) return null;
+    return affecting
+      .map((indexes) => {
+        const last = lastBefore(indexes, cut.at);
+        // A torn write leaves part of its bytes: only a cut torn at the same byte leaves the same file.
+        return cut.bytes !== undefined && indexes.includes(cut.at) ? `${last}+${cut.at}:${cut.bytes}` : String(last);
+      })
+      .join(",");
+  });
+}
+
+/** True when the traces a disk is rebuilt from can be shared between (none of them has a link or a symbolic link). */
+export function shareable(traces: readonly Trace[]): boolean {
+  return traces.every((t) => changesOf(t) !== null);
+}
+
+/** The changes of each entry of `trace`, or null when it has a link or a symbolic link; computed once per trace. */
+function changesOf(trace: Trace): Changes[] | null {
+  let plan = plans.get(trace);
+  if (plan === undefined) {
+    plan = makePlan(trace.entries);
+    plans.set(trace, plan);
+  }
+  return plan;
+}
+
+function makePlan(entries: readonly TraceEntry[]): Changes[] | null {
+  const out: Changes[] = [];
+  // The names each open descriptor's file has had: a rename moves the file, and later writes land under the new name.
+  const names = new Map<number, Set<string>>();
+  for (let index = 0; index < entries.length; index++) {
+    const e = entries[index]!;
+    switch (e.kind) {
+      case "open":
+        names.set(e.fd, new Set([e.path]));
+        if (changesDisk(e)) out.push({ index, paths: [e.path], names: opensToCreate(e.flags) });
+        break;
+      case "write":
+      case "ftruncate":
+        if (!names.has(e.fd)) return null; // a descriptor the trace did not open: its file is unknown
+        out.push({ index, paths: [...names.get(e.fd)!], names: false });
+        break;
+      case "close":
+        names.delete(e.fd);
+        break;
+      case "truncate":
+      case "unlink":
+      case "rmdir":
+      case "mkdir":
+        out.push({ index, paths: [e.path], names: e.kind !== "truncate" });
+        break;
+      case "rename":
+        out.push({ index, paths: [e.from, e.to], names: true });
+        for (const held of names.values()) {
+          for (const p of [...held]) if (p === e.from || below(e.from, p)) held.add(e.to + p.slice(e.from.length));
+        }
+        break;
+      case "attr":
+        if (e.path !== undefined) out.push({ index, paths: [e.path], names: false, attr: true });
+        else if (e.fd !== undefined && names.has(e.fd)) out.push({ index, paths: [...names.get(e.fd)!], names: false, attr: true });
+        else return null;
+        break;
+      case "symlink":
+      case "link":
+        return null;
+      default:
+        break; // marks, effects, fsyncs
+    }
+  }
+  return out;
+}
+
+/** True when `p` is strictly inside the folder `folder`. */
+function below(folder: string, p: string): boolean {
+  return p.length > folder.length && p.startsWith(folder) && p[folder.length] === "/";
+}
+
+function parentOf(p: string): string {
+  const slash = p.lastIndexOf("/");
+  return slash < 0 ? "" : p.slice(0, slash);
+}
+
+/** The largest index in the sorted `indexes` below `at`, or -1. */
+function lastBefore(indexes: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = indexes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (indexes[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? -1 : indexes[lo - 1]!;
+}
