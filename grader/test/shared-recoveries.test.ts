@@ -1,5 +1,5 @@
 // Crash states that share a recovery run (sandbox/runtime/shared-runs.ts) get the replies they
-// would get each recovered on its own: checkpoints in several styles, correct and buggy, are
+// would get each recovered on its own: checkpoints in nine styles, correct and buggy, are
 // crashed at every point of a write and recovered (load, write another state, load) by a host
 // that shares runs and by one that does not; the replies are the same, and the runs are shared
 // only where the recovery's footprint is known.
@@ -40,6 +40,14 @@ const INLINE: Record<string, string> = {
   "renames-with-mv": `import fs from "node:fs"; import { execFileSync } from "node:child_process";
     export function atomicCheckpoint(file: string, state: unknown) { const t = file + ".tmp"; fs.writeFileSync(t, JSON.stringify(state)); execFileSync("mv", [t, file]); }
     export function loadCheckpoint(file: string) { execFileSync("true"); try { return JSON.parse(fs.readFileSync(file, "utf8")); } catch { return null; } }`,
+  // A bug: renames the temp file over the checkpoint before loading, if there is one; where there is none the rename fails, and that failure looked too.
+  "renames-temp-first": `import fs from "node:fs";
+    export function atomicCheckpoint(file: string, state: unknown) { const t = file + ".tmp"; fs.writeFileSync(t, JSON.stringify(state)); fs.renameSync(t, file); }
+    export function loadCheckpoint(file: string) { try { fs.renameSync(file + ".tmp", file); } catch {} try { return JSON.parse(fs.readFileSync(file, "utf8")); } catch { return null; } }`,
+  // A bug: copies the temp file aside and loads the copy: a copy reads its source.
+  "loads-a-copy": `import fs from "node:fs";
+    export function atomicCheckpoint(file: string, state: unknown) { const t = file + ".tmp"; fs.writeFileSync(t, JSON.stringify(state)); fs.renameSync(t, file); }
+    export function loadCheckpoint(file: string) { try { fs.copyFileSync(file + ".tmp", file + ".copy"); } catch { fs.copyFileSync(file, file + ".copy"); } try { return JSON.parse(fs.readFileSync(file + ".copy", "utf8")); } catch { return null; } }`,
   // Reads through a descriptor it opened, with fs.promises' and callbacks' reads left unused: the open names the path.
   "reads-by-descriptor": `import fs from "node:fs";
     export function atomicCheckpoint(file: string, state: unknown) { const t = file + ".tmp"; fs.writeFileSync(t, JSON.stringify(state)); fs.renameSync(t, file); }
@@ -107,10 +115,13 @@ function outcomes(replies: ManyReply[]): string[] {
 const RECOVERY: ScenarioStep[] = [load, write({ after: true }), load];
 
 describe("crash states that share a recovery get the replies each would get alone", () => {
-  test.each(["reference", "chunked-writes", "cleans-temps", "loads-temp", "random-names", "renames-with-mv", "reads-by-descriptor"])("%s: the same replies with and without sharing", async (name) => {
-    const [alone, sharing] = await Promise.all([recoverEveryCrash(sandbox(name, false), RECOVERY), recoverEveryCrash(sandbox(name, true), RECOVERY)]);
-    expect(alone.shared).toBe(0);
-    expect(outcomes(sharing.replies)).toEqual(outcomes(alone.replies));
+  test.each(["reference", "chunked-writes", "cleans-temps", "loads-temp", "renames-temp-first", "loads-a-copy", "random-names", "renames-with-mv", "reads-by-descriptor"])("%s: the same replies with and without sharing, for a recovery that loads, and for one that loads, saves and loads", async (name) => {
+    const [alone, sharing] = [sandbox(name, false), sandbox(name, true)];
+    for (const steps of [[load], RECOVERY]) {
+      const [a, b] = await Promise.all([recoverEveryCrash(alone, steps), recoverEveryCrash(sharing, steps)]);
+      expect(a.shared).toBe(0);
+      expect(outcomes(b.replies), JSON.stringify(steps)).toEqual(outcomes(a.replies));
+    }
   }, 120_000);
 
   test("a checkpoint written in 1 KiB chunks: the crash states inside the temp file's writes share the run that loads the old checkpoint", async () => {

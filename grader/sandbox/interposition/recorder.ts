@@ -151,7 +151,7 @@ export class Recorder {
   /** Appends an entry unless the limits are reached (then the trace is marked truncated). */
   push(entry: TraceEntry): void {
     if (entry.kind === "effect") this.effects.push(entry);
-    else if (entry.kind !== "mark") this.lookedAtOp(entry);
+    else if (entry.kind !== "mark") this.madeBy(entry);
     if (!this.keep) return;
     const size = entry.kind === "write" ? entry.bytes.byteLength : 0;
     if (this.entries.length >= this.limits.entries || this.bytesKept + size > this.limits.bytes) {
@@ -163,27 +163,23 @@ export class Recorder {
   }
 
   /**
-   * What an operation looked at: a file opened to read is read whole; one opened only to write, a
+   * What an operation looks at, told before it runs (one that fails has looked too: its error
+   * tells what was there): a file opened to read is read whole; one opened only to write, a
    * name removed, made or truncated, and a rename's new name are looked at only for whether they
    * are there and as what (a folder removed, or renamed over, also for what it names); a rename
    * moves what its old name holds, which is then read under the new one. A write through a
    * descriptor looks at nothing: what it changes is read back, if at all, by a read.
    */
-  private lookedAtOp(op: FsOp): void {
+  lookedAtOp(op: FsOp): void {
     switch (op.kind) {
       case "open":
-        if (opensEmpty(op.flags)) this.madeByRun.add(op.path);
         this.lookedAt(op.path, opensToRead(op.flags) ? "whole" : "entry");
         return;
-      case "rename": {
+      case "rename":
         this.lookedAt(op.from);
         this.lookedAt(op.to, "entry");
         this.lookedAt(op.to, "listing");
-        const made = this.madeByRun.delete(op.from);
-        for (const p of this.madeByRun) if (p === op.to || p.startsWith(op.to + "/") || p.startsWith(op.from + "/")) this.madeByRun.delete(p);
-        if (made) this.madeByRun.add(op.to);
         return;
-      }
       case "rmdir":
         this.lookedAt(op.path, "entry");
         this.lookedAt(op.path, "listing");
@@ -191,9 +187,6 @@ export class Recorder {
       case "unlink":
       case "mkdir":
       case "truncate":
-        this.lookedAt(op.path, "entry");
-        if (op.kind === "unlink") this.madeByRun.delete(op.path);
-        return;
       case "attr":
         if (op.path !== undefined) this.lookedAt(op.path, "entry");
         return;
@@ -203,6 +196,17 @@ export class Recorder {
         return;
       default:
         return; // write, ftruncate, fsync, close: through a descriptor whose open was looked at
+    }
+  }
+
+  /** After an operation succeeded: which files now hold only what the run wrote (see `madeByRun`). */
+  private madeBy(op: FsOp): void {
+    if (op.kind === "open" && opensEmpty(op.flags)) this.madeByRun.add(op.path);
+    else if (op.kind === "unlink") this.madeByRun.delete(op.path);
+    else if (op.kind === "rename") {
+      const made = this.madeByRun.delete(op.from);
+      for (const p of this.madeByRun) if (p === op.to || p.startsWith(op.to + "/") || p.startsWith(op.from + "/")) this.madeByRun.delete(p);
+      if (made) this.madeByRun.add(op.to);
     }
   }
 

@@ -14,7 +14,10 @@ export type MakeFolder = (dir: string, mode: number | undefined, opts: { recursi
 const MKDIRP_ENDS = new Set(["EACCES", "ENOSPC", "ENOTDIR", "EPERM"]);
 
 /** The recursive mkdir, copyFile and cpSync, made through the recorded calls of `sync`. */
-export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
+/** Tells the recorder what a call looks at on the disk beyond the recorded operations it makes (see Recorder.lookedAt). */
+export type Look = (p: PathLike, depth: "whole" | "entry" | "listing") => void;
+
+export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) {
   /**
    * mkdirSync(p, { recursive: true }) as Node makes it (MKDirpSync in node_file.cc), on the path
    * as given: mkdir it; where a folder above is missing, make that one first (the path cut at its
@@ -26,6 +29,7 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
     let first: string | undefined;
     while (todo.length > 0) {
       const dir = todo.pop()!;
+      look(dir, "entry");
       const error = failure(() => makeFolder(dir, mode, { recursive: true, call: p }));
       if (!error) {
         first ??= dir;
@@ -67,6 +71,8 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
   }
 
   function copySteps(src: PathLike, dest: PathLike, excl: boolean): void {
+    look(src, "whole");
+    look(dest, "entry");
     const from = realFs.openSync(src, "r");
     try {
       const stat = realFs.fstatSync(from);
@@ -98,6 +104,8 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder) {
   /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first. */
   function copyTree(src: string, dest: string, opts: CpOptions): void {
     if (opts.filter && !opts.filter(src, dest)) return;
+    look(src, "whole");
+    look(dest, "entry");
     const stat = opts.dereference ? realFs.statSync(src) : realFs.lstatSync(src);
     const there = exists(dest);
     if (stat.isDirectory()) {

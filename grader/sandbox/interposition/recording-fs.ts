@@ -36,6 +36,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   function primitive<T>(op: Unnamed<FsOp>, run: () => T): T {
     const rec = current();
     const full = { ...op, api: rec?.api || "fs" } as FsOp;
+    rec?.lookedAtOp(full);
     rec?.beforeOp?.(full);
     const result = run();
     rec?.push(full);
@@ -59,6 +60,11 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   }
 
   const store = (p: PathLike) => current()?.store(toPath(p)) ?? toPath(p);
+  /** Tells the recorder what a call looks at on the disk itself, beyond the recorded operations it makes. */
+  const look = (p: PathLike, depth: "whole" | "entry" | "listing") => {
+    const rec = current();
+    if (rec) rec.lookedAt(rec.store(toPath(p)), depth);
+  };
   const randomName = (length: number) => [...crypto.randomBytes(length)].map((b) => TEMP_CHARS[b % TEMP_CHARS.length]).join("");
   const fdOf = (fd: number) => current()?.fdId(fd);
 
@@ -69,6 +75,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       const op = { kind: "open", path: rec.store(toPath(p)), flags, mode: toMode(mode), fd: 0, api: rec.api || "fs" } as const;
       // Only a file that is not there yet takes space to create (checked only while faults are on).
       if (rec.faults?.armed && opensToCreate(flags) && !exists(toPath(p))) refuseCreation(op.api, op.path, "open", p);
+      rec.lookedAtOp(op);
       rec.beforeOp?.(op);
       const fd = realFs.openSync(p, flags, mode);
       rec.push({ ...op, fd: rec.openedFd(fd, op.path) });
@@ -110,6 +117,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       // Node's recursive rmdir (deprecated) removes a folder and all it holds; anything else goes on
       // to the plain rmdir (a file: ENOTDIR), and a missing path throws its lstat's ENOENT.
       if (options?.recursive) {
+        look(p, "entry");
         warnRecursiveRmdir();
         if (realFs.lstatSync(p).isDirectory()) return sync.rmSync(p, { recursive: true, force: true });
       }
@@ -156,6 +164,8 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     copyFileSync: api("copyFileSync", (src: PathLike, dest: PathLike, mode = 0) => compound.copyFile(src, dest, mode)),
     cpSync: api("cpSync", (src: PathLike, dest: PathLike, options?: CpOptions) => compound.copyTree(toPath(src), toPath(dest), options ?? {})),
     rmSync: api("rmSync", (p: PathLike, options?: { recursive?: boolean; force?: boolean }) => {
+      look(p, "entry");
+      if (options?.recursive) look(p, "listing");
       let stat: realFs.Stats;
       try {
         stat = realFs.lstatSync(p);
@@ -175,7 +185,7 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     }),
     ...attrVersions(),
   };
-  const compound = compoundCalls(sync as SyncFs, makeFolder);
+  const compound = compoundCalls(sync as SyncFs, makeFolder, look);
 
   function writeBytes(fd: number, bytes: Uint8Array, position: number | null): number {
     const id = fdOf(fd);
