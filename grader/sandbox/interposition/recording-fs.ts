@@ -63,7 +63,15 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   /** Tells the recorder what a call looks at on the disk itself, beyond the recorded operations it makes. */
   const look = (p: PathLike, depth: "whole" | "entry" | "listing") => {
     const rec = current();
-    if (rec) rec.lookedAt(rec.store(toPath(p)), depth);
+    if (!rec) return;
+    let stored: string;
+    try {
+      stored = rec.store(toPath(p));
+    } catch {
+      // Not a path: the call itself throws Node's own error for it.
+      return rec.lookedBeyond("a call was given something that is not a path");
+    }
+    rec.lookedAt(stored, depth);
   };
   const randomName = (length: number) => [...crypto.randomBytes(length)].map((b) => TEMP_CHARS[b % TEMP_CHARS.length]).join("");
   const fdOf = (fd: number) => current()?.fdId(fd);
