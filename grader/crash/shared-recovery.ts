@@ -66,7 +66,7 @@ export function footprintKeys(trace: Trace, cuts: readonly Cut[], footprint: Foo
       .map((indexes) => {
         const last = lastBefore(indexes, cut.at);
         // A torn write leaves part of its bytes: only a cut torn at the same byte leaves the same file.
-        return cut.bytes !== undefined && indexes.includes(cut.at) ? `${last}+${cut.at}:${cut.bytes}` : String(last);
+        return cut.bytes !== undefined && lastBefore(indexes, cut.at + 1) === cut.at ? `${last}+${cut.at}:${cut.bytes}` : String(last);
       })
       .join(",");
   });
