@@ -16,7 +16,7 @@ test("with GRADE_CPU_PROFILE set, a closed sandbox host leaves a CPU profile wit
     // Each crash state recovered on its own: the profile samples a call only while it runs, and shared recoveries run few.
     const box = await openEngine(path.join(scratch.path, "work"), { shareRecoveries: false });
     try {
-      await statesPerSecond(box, { a: 1 }, { a: 2 }, 20);
+      await statesPerSecond(box, { a: 1 }, { a: 2 }, 200);
     } finally {
       await box.close();
     }

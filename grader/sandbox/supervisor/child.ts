@@ -197,5 +197,7 @@ export class Child {
  */
 function profileFlags(): string[] {
   const folder = process.env.GRADE_CPU_PROFILE;
-  return folder ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(folder)}`] : [];
+  // Sampled every 100 µs, not V8's 1 ms: a recovery takes a fraction of a millisecond, and a profile
+  // should see the target's calls, not only the host's.
+  return folder ? ["--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${path.resolve(folder)}`] : [];
 }
