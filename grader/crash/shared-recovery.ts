@@ -39,55 +39,99 @@ export interface Footprint {
 }
 
 /** For each entry that changes the disk: the stored paths it changes, and whether it makes, removes or renames a name, or changes a mode, owner or times. */
-interface Changes {
+export interface Changes {
   index: number;
   paths: string[];
   names: boolean;
   attr?: boolean;
 }
 
-const plans = new WeakMap<Trace, Changes[] | null>();
+/** The trace's changes by path, each list in trace order: what a footprint path's changes are found in without a scan of every change. */
+interface ChangeIndex {
+  /** Changes of the path itself. */
+  at: Map<string, number[]>;
+  /** Changes of the path itself that make, remove or rename it, or change its mode, owner or times. */
+  kindAt: Map<string, number[]>;
+  /** Changes of any path strictly inside the folder. */
+  inside: Map<string, number[]>;
+  /** Changes that make, remove or rename a name directly in the folder. */
+  namesIn: Map<string, number[]>;
+}
+
+const indexes = new WeakMap<Trace, ChangeIndex | null>();
 
 /**
  * For each cut, a key that two cuts share only when they hold the same thing at every path of
  * `footprint` (see the top of this file); null for a cut whose disk is never shared.
  */
 export function footprintKeys(trace: Trace, cuts: readonly Cut[], footprint: Footprint): (string | null)[] {
-  const changes = changesOf(trace);
-  if (!changes) return cuts.map(() => null);
-  const affecting = [
-    ...footprint.paths.map((p) => changes.filter((c) => c.paths.some((q) => q === p || below(q, p) || below(p, q))).map((c) => c.index)),
-    ...footprint.entries.map((p) => changes.filter((c) => c.paths.some((q) => ((c.names || c.attr) && q === p) || below(q, p))).map((c) => c.index)),
-    ...footprint.listings.map((p) => changes.filter((c) => c.paths.some((q) => q === p || below(q, p) || (c.names && parentOf(q) === p))).map((c) => c.index)),
-  ];
+  const index = changeIndex(trace);
+  if (!index) return cuts.map(() => null);
+  // Two cuts hold the same thing wherever the recovery looked when no change that affects any
+  // footprint path lies between them: the last such change before a cut is the cut's key.
+  const lists: (number[] | undefined)[] = [];
+  const ancestorsOf = (p: string) => ancestors(p).map((a) => index.at.get(a));
+  for (const p of footprint.paths) lists.push(index.at.get(p), index.inside.get(p), ...ancestorsOf(p));
+  for (const p of footprint.entries) lists.push(index.kindAt.get(p), ...ancestorsOf(p));
+  for (const p of footprint.listings) lists.push(index.at.get(p), index.namesIn.get(p), ...ancestorsOf(p));
+  const affecting = sortedUnion(lists);
   return cuts.map((cut) => {
     if (cut.power) return null;
-    return affecting
-      .map((indexes) => {
-        const last = lastBefore(indexes, cut.at);
-        // A torn write leaves part of its bytes: only a cut torn at the same byte leaves the same file.
-        return cut.bytes !== undefined && lastBefore(indexes, cut.at + 1) === cut.at ? `${last}+${cut.at}:${cut.bytes}` : String(last);
-      })
-      .join(",");
+    const last = String(lastBefore(affecting, cut.at));
+    // A torn write leaves part of its bytes: only a cut torn at the same byte leaves the same file.
+    return cut.bytes !== undefined && lastBefore(affecting, cut.at + 1) === cut.at ? `${last}+${cut.at}:${cut.bytes}` : last;
   });
 }
 
 /** True when the traces a disk is rebuilt from can be shared between (none of them has a link or a symbolic link). */
 export function shareable(traces: readonly Trace[]): boolean {
-  return traces.every((t) => changesOf(t) !== null);
+  return traces.every((t) => changeIndex(t) !== null);
 }
 
-/** The changes of each entry of `trace`, or null when it has a link or a symbolic link; computed once per trace. */
-function changesOf(trace: Trace): Changes[] | null {
-  let plan = plans.get(trace);
-  if (plan === undefined) {
-    plan = makePlan(trace.entries);
-    plans.set(trace, plan);
+/** The changes of `trace` by path, or null when it has a link or a symbolic link; computed once per trace. */
+function changeIndex(trace: Trace): ChangeIndex | null {
+  let index = indexes.get(trace);
+  if (index === undefined) {
+    const changes = traceChanges(trace);
+    index = changes && indexChanges(changes);
+    indexes.set(trace, index);
   }
-  return plan;
+  return index;
 }
 
-function makePlan(entries: readonly TraceEntry[]): Changes[] | null {
+function indexChanges(changes: readonly Changes[]): ChangeIndex {
+  const index: ChangeIndex = { at: new Map(), kindAt: new Map(), inside: new Map(), namesIn: new Map() };
+  const add = (map: Map<string, number[]>, key: string, at: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [at]);
+    else if (list[list.length - 1] !== at) list.push(at);
+  };
+  for (const c of changes) {
+    for (const q of c.paths) {
+      add(index.at, q, c.index);
+      if (c.names || c.attr) add(index.kindAt, q, c.index);
+      if (c.names) add(index.namesIn, parentOf(q), c.index);
+      for (const a of ancestors(q)) add(index.inside, a, c.index);
+    }
+  }
+  return index;
+}
+
+/** The folders above the stored path `p`, nearest first. */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let slash = p.lastIndexOf("/"); slash > 0; slash = p.lastIndexOf("/", slash - 1)) out.push(p.slice(0, slash));
+  return out;
+}
+
+/** The numbers of the sorted lists, once each, in order. */
+function sortedUnion(lists: readonly (readonly number[] | undefined)[]): number[] {
+  const all = lists.flatMap((l) => l ?? []).sort((a, b) => a - b);
+  return all.filter((n, i) => i === 0 || all[i - 1] !== n);
+}
+
+/** What each entry of `trace` that changes the disk changes, in trace order; null when the trace has a link or a symbolic link. */
+export function traceChanges({ entries }: { entries: readonly TraceEntry[] }): Changes[] | null {
   const out: Changes[] = [];
   // The names each open descriptor's file has had: a rename moves the file, and later writes land under the new name.
   const names = new Map<number, Set<string>>();

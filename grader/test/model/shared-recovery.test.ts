@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import type { Cut } from "../../crash/model.js";
 import { replay } from "../../crash/replay.js";
-import { footprintKeys, shareable, type Footprint } from "../../crash/shared-recovery.js";
+import { footprintKeys, shareable, traceChanges, type Footprint } from "../../crash/shared-recovery.js";
 import { FILES, FOLDERS, programs, type ProgramOptions, type Step } from "../support/fs-programs.js";
 import { copyFolder, listTree, propertyTest, recordOverBase, scratchFolder } from "../support/model-fs.js";
 
@@ -81,13 +81,53 @@ function sameWhereLooked(base: Step[], program: Step[], footprint: Footprint, op
 
 // Bases without links: a disk the grader rebuilds comes from traces, and one with links is never shared.
 const bases = fc.oneof(fc.constant<Step[]>([]), programs({ hardLinks: false, symlinks: false }, 10));
-const noLinks: ProgramOptions = { hardLinks: false, symlinks: false, folderRenames: true, sameFileRenames: true };
+const noLinks: ProgramOptions = { hardLinks: false, symlinks: false, folderRenames: true, sameFileRenames: true, modes: true };
 
 propertyTest(
   "cuts with the same key hold the same thing at every path of the footprint and the same names in every listed folder",
   [bases, programs(noLinks, 16), footprints],
   (base, program, footprint) => sameWhereLooked(base, program, footprint, noLinks),
   200,
+);
+
+/**
+ * The keys by a scan of every change for each footprint path (the definition at the top of
+ * crash/shared-recovery.ts, written out): per path, the last change before the cut that affects it.
+ */
+function keysByScan(trace: Parameters<typeof traceChanges>[0], cuts: Cut[], footprint: Footprint): string[] {
+  const changes = traceChanges(trace)!;
+  const inside = (folder: string, p: string) => p.startsWith(`${folder}/`);
+  const parent = (p: string) => p.slice(0, p.lastIndexOf("/"));
+  const affecting = [
+    ...footprint.paths.map((p) => changes.filter((c) => c.paths.some((q) => q === p || inside(q, p) || inside(p, q)))),
+    ...footprint.entries.map((p) => changes.filter((c) => c.paths.some((q) => ((c.names || c.attr) && q === p) || inside(q, p)))),
+    ...footprint.listings.map((p) => changes.filter((c) => c.paths.some((q) => q === p || inside(q, p) || (c.names && parent(q) === p)))),
+  ];
+  return cuts.map((cut) =>
+    affecting
+      .map((list) => {
+        const before = list.filter((c) => c.index < cut.at);
+        const torn = cut.bytes !== undefined && list.some((c) => c.index === cut.at);
+        return `${before.at(-1)?.index ?? -1}${torn ? `+${cut.bytes}` : ""}`;
+      })
+      .join(","),
+  );
+}
+
+propertyTest(
+  "two cuts share a key exactly when, for every footprint path, the last change before them that affects it is the same (a scan of every change)",
+  [bases, programs(noLinks, 16), footprints],
+  (base, program, footprint) => {
+    const { trace, cuts } = recordOver(base, program, noLinks);
+    const keys = footprintKeys(trace, cuts, footprint);
+    const scanned = keysByScan(trace, cuts, footprint);
+    for (let i = 0; i < cuts.length; i++) {
+      for (let j = i + 1; j < cuts.length; j++) {
+        expect(keys[i] === keys[j], `cuts ${JSON.stringify(cuts[i])} and ${JSON.stringify(cuts[j])}: keys ${keys[i]}, ${keys[j]}; by scan ${scanned[i]}, ${scanned[j]}`).toBe(scanned[i] === scanned[j]);
+      }
+    }
+  },
+  150,
 );
 
 propertyTest(

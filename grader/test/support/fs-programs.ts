@@ -34,7 +34,9 @@ export type Step =
   | { kind: "truncate"; file: string; length: number }
   | { kind: "link"; from: string; to: string }
   /** A symbolic link to `target`, given as an absolute path when `absolute`. */
-  | { kind: "symlink"; target: string; file: string; absolute: boolean };
+  | { kind: "symlink"; target: string; file: string; absolute: boolean }
+  /** A mode change, of a file or a folder; the owner keeps every right it needs (a grader running as root would not notice a loss). */
+  | { kind: "chmod"; name: string; mode: number };
 
 /** What a program may hold. */
 export interface ProgramOptions {
@@ -50,6 +52,8 @@ export interface ProgramOptions {
   sameFileRenames?: boolean;
   /** Symbolic links. */
   symlinks?: boolean;
+  /** Mode changes (chmod) of files and folders. */
+  modes?: boolean;
 }
 
 const text = fc.string({ unit: fc.constantFrom("a", "b", "c", "x", "y", "z", "\n"), minLength: 1, maxLength: 6 });
@@ -78,6 +82,7 @@ export function programs(options: ProgramOptions = {}, maxLength = 24): fc.Arbit
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), file, length: fc.integer({ min: 0, max: 9 }) }) },
   ];
   if (hardLinks) steps.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant("link" as const), from: file, to: file }) });
+  if (options.modes) steps.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant("chmod" as const), name: fc.constantFrom<string>(...FILES, ...FOLDERS), mode: fc.constantFrom(0o700, 0o750, 0o755) }) });
   if (symlinks) steps.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant("symlink" as const), target: file, file, absolute: absoluteSymlinks ? fc.boolean() : fc.constant(false) }) });
   return fc.array(fc.oneof(...steps), { minLength: 1, maxLength, size: "max" });
 }
@@ -145,6 +150,9 @@ export function runProgram(fs: typeof nodeFs, work: string, program: Step[], opt
           break;
         case "truncate":
           fs.truncateSync(at(step.file), step.length);
+          break;
+        case "chmod":
+          fs.chmodSync(at(step.name), step.mode);
           break;
         case "link":
           fs.linkSync(at(step.from), at(step.to));
