@@ -11,6 +11,8 @@
 // costs beside the grade, and grade-batch's grades per minute at --jobs 1, 2 and 4; last, the
 // speed targets (bench/targets.ts), each met or missed.
 //   npm run bench -- --json bench.json --runs 3
+//   npm run bench -- --skip grade,batch     the engine's parts alone, in minutes (parts: grade, the
+//                                           full grades, pages and cache; baseline; concurrency; batch)
 import { execa } from "execa";
 import fs from "node:fs";
 import os from "node:os";
@@ -32,12 +34,106 @@ import { TARGETS, targetLines } from "./bench/targets.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
+/** The parts `--skip` may leave out; the engine's own measures always run. */
+const PARTS = ["grade", "baseline", "concurrency", "batch"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: "3" } } });
+  const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: "3" }, skip: { type: "string", default: "" } } });
   const runs = Number(values.runs);
+  const skip = new Set(values.skip.split(",").filter(Boolean));
+  for (const part of skip) if (!PARTS.includes(part)) throw new Error(`--skip expects parts among ${PARTS.join(", ")}, got ${JSON.stringify(part)}`);
   const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
   const work = fs.mkdtempSync(path.join(scratch, "checkpoint-bench-"));
+  const graded = skip.has("grade") ? null : await gradeCosts(work, runs);
+  const box = await openEngine(work);
+  // The same engine with each crash state recovered on its own, measured in turns with the first.
+  const alone = await openEngine(work, { shareRecoveries: false });
+  try {
+    const [old, next] = [stateOfSize(8 * KiB, 1), stateOfSize(24 * KiB, 2)];
+    const engine: number[] = [];
+    const engineAlone: number[] = [];
+    let engineShared = { window: 0, shared: 0 };
+    for (let i = 0; i < runs; i++) {
+      const measured = await statesPerSecond(box, old, next, 3000);
+      engine.push(measured.perSecond);
+      engineShared = measured;
+      engineAlone.push((await statesPerSecond(alone, old, next, 3000)).perSecond);
+    }
+    line("(a) engine", `${fmt(median(engine))} crash states/s (${engineShared.shared} of ${engineShared.window} a write share a recovery)`, engine);
+    line("    each recovered alone", `${fmt(median(engineAlone))} crash states/s`, engineAlone);
+    const faults: number[] = [];
+    let faultCases = 0;
+    for (let i = 0; i < runs; i++) {
+      const measured = await faultStatesPerSecond(box, old, next, 5);
+      faults.push(measured.perSecond);
+      faultCases = measured.faults;
+    }
+    line("(d) disk faults", `${fmt(median(faults))} fault states/s (${faultCases} per write)`, faults);
+
+    const baseline = skip.has("baseline") ? [] : await naiveBaseline(work, old, next, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, Math.max(4, runs * 2)));
+    const speedup = baseline.length > 0 ? median(baseline) * median(engine) : null;
+    if (speedup !== null) {
+      line("(c) naive baseline", `${fmt(median(baseline), 2)} s per crash state`, baseline);
+      console.log(`\nengine vs naive baseline, per crash state: ${fmt(speedup)}x faster\n`);
+    }
+
+    console.log("cost by number of steps (a long run, recovered to the end from sampled crash points):");
+    const bySteps = [];
+    for (const steps of [10, 100, 1000]) {
+      const cost = await stepsCost(box, steps);
+      bySteps.push({ steps, ...cost });
+      console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state`);
+    }
+    console.log("cost by state size (one atomicCheckpoint, every crash point), beside the bare work of one crash state (write, read, JSON.parse):");
+    const bySize = [];
+    for (const size of [KiB, 64 * KiB, MiB, 10 * MiB]) {
+      const [state, next] = [stateOfSize(size, 3), stateOfSize(size, 4)];
+      const total = Math.max(40, Math.round(2000 * (KiB / size) ** 0.5));
+      const { perSecond, window, shared } = await statesPerSecond(box, state, next, total);
+      const lone = (await statesPerSecond(alone, state, next, total)).perSecond;
+      const limit = physicalLimit(next, work);
+      bySize.push({ bytes: size, stateBytes: limit.bytes, crashStates: window, sharedStates: shared, perSecond, alonePerSecond: lone, limitPerSecond: limit.perSecond, ofLimit: perSecond / limit.perSecond, aloneOfLimit: lone / limit.perSecond });
+      const rate = (n: number) => fmt(n, n < 10 ? 1 : 0);
+      console.log(`  ${label(size).padStart(7)} (a ${label(limit.bytes, 1)} state): ${window} crash states per write (${shared} share a recovery), ${rate(perSecond)} crash states/s; the bare work ${rate(limit.perSecond)}/s (${fmt((perSecond / limit.perSecond) * 100)}%); each recovered alone ${rate(lone)}/s (${fmt((lone / limit.perSecond) * 100)}%)`);
+    }
+
+    const concurrency = skip.has("concurrency") ? null : await concurrencyCost(work, Math.max(3, runs * 2));
+    if (concurrency) {
+      console.log("concurrency (two writer processes and a reader over the reference solution, every order that matters):");
+      console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
+    }
+
+    const batch = skip.has("batch") ? [] : await batchThroughput(work, [1, 2, 4], 4);
+    if (batch.length > 0) console.log("grade-batch over copies of the solution, by grades at once (--jobs):");
+    for (const b of batch) console.log(`  --jobs ${b.jobs}: ${b.submissions} grades in ${fmt(b.seconds, 1)} s, ${fmt(b.gradesPerMinute, 2)} grades/min`);
+    if (skip.size > 0) console.log(`(not measured this run: ${[...skip].join(", ")})`);
+
+    const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
+    const result = {
+      crashStatesPerSecond: median(engine),
+      crashStatesPerSecondAlone: median(engineAlone),
+      ...(graded ? gradeNumbers(graded) : { gradeSeconds: null }),
+      baselineSecondsPerCrashState: baseline.length > 0 ? median(baseline) : null,
+      speedup,
+      runs: { engine, engineAlone, grades: graded?.grades ?? [], baseline },
+      bySteps,
+      bySize,
+      concurrency,
+      diskFaults,
+      batch,
+    };
+    const targets = TARGETS.map((t) => t.judge(result));
+    console.log("\ntargets:");
+    for (const l of targetLines(targets)) console.log(`  ${l}`);
+    if (values.json) fs.writeFileSync(values.json, JSON.stringify({ ...result, targets }, null, 2) + "\n");
+  } finally {
+    await Promise.all([box.close(), alone.close()]);
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The full grades of the solution (first, alone), their pages, each deliverable's time, and the verdict cache's. */
+async function gradeCosts(work: string, runs: number) {
   // The full grades run first, alone: nothing else of the bench's is running or holding memory then.
   // As root, each run grades twice, interleaved: the submitted code as users of its own (the
   // default), and as the grader's own user (GRADE_SANDBOX_USER=off), to show what the users cost.
@@ -85,76 +181,19 @@ async function main(): Promise<void> {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  const box = await openEngine(work);
-  // The same engine with each crash state recovered on its own, measured in turns with the first.
-  const alone = await openEngine(work, { shareRecoveries: false });
-  try {
-    const [old, next] = [stateOfSize(8 * KiB, 1), stateOfSize(24 * KiB, 2)];
-    const engine: number[] = [];
-    const engineAlone: number[] = [];
-    let engineShared = { window: 0, shared: 0 };
-    for (let i = 0; i < runs; i++) {
-      const measured = await statesPerSecond(box, old, next, 3000);
-      engine.push(measured.perSecond);
-      engineShared = measured;
-      engineAlone.push((await statesPerSecond(alone, old, next, 3000)).perSecond);
-    }
-    line("(a) engine", `${fmt(median(engine))} crash states/s (${engineShared.shared} of ${engineShared.window} a write share a recovery)`, engine);
-    line("    each recovered alone", `${fmt(median(engineAlone))} crash states/s`, engineAlone);
-    const faults: number[] = [];
-    let faultCases = 0;
-    for (let i = 0; i < runs; i++) {
-      const measured = await faultStatesPerSecond(box, old, next, 5);
-      faults.push(measured.perSecond);
-      faultCases = measured.faults;
-    }
-    line("(d) disk faults", `${fmt(median(faults))} fault states/s (${faultCases} per write)`, faults);
+  return { grades, byUser, crashStates, byDeliverable, html, drawn, cache };
+}
 
-    const baseline = await naiveBaseline(work, old, next, [1, 2, 3, 4, 5, 6, 7, 8].slice(0, Math.max(4, runs * 2)));
-    line("(c) naive baseline", `${fmt(median(baseline), 2)} s per crash state`, baseline);
-
-
-    const speedup = median(baseline) * median(engine);
-    console.log(`\nengine vs naive baseline, per crash state: ${fmt(speedup)}x faster\n`);
-
-    console.log("cost by number of steps (a long run, recovered to the end from sampled crash points):");
-    const bySteps = [];
-    for (const steps of [10, 100, 1000]) {
-      const cost = await stepsCost(box, steps);
-      bySteps.push({ steps, ...cost });
-      console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state`);
-    }
-    console.log("cost by state size (one atomicCheckpoint, every crash point), beside the bare work of one crash state (write, read, JSON.parse):");
-    const bySize = [];
-    for (const size of [KiB, 64 * KiB, MiB, 10 * MiB]) {
-      const [state, next] = [stateOfSize(size, 3), stateOfSize(size, 4)];
-      const total = Math.max(40, Math.round(2000 * (KiB / size) ** 0.5));
-      const { perSecond, window, shared } = await statesPerSecond(box, state, next, total);
-      const lone = (await statesPerSecond(alone, state, next, total)).perSecond;
-      const limit = physicalLimit(next, work);
-      bySize.push({ bytes: size, stateBytes: limit.bytes, crashStates: window, sharedStates: shared, perSecond, alonePerSecond: lone, limitPerSecond: limit.perSecond, ofLimit: perSecond / limit.perSecond, aloneOfLimit: lone / limit.perSecond });
-      const rate = (n: number) => fmt(n, n < 10 ? 1 : 0);
-      console.log(`  ${label(size).padStart(7)} (a ${label(limit.bytes, 1)} state): ${window} crash states per write (${shared} share a recovery), ${rate(perSecond)} crash states/s; the bare work ${rate(limit.perSecond)}/s (${fmt((perSecond / limit.perSecond) * 100)}%); each recovered alone ${rate(lone)}/s (${fmt((lone / limit.perSecond) * 100)}%)`);
-    }
-
-    console.log("concurrency (two writer processes and a reader over the reference solution, every order that matters):");
-    const concurrency = await concurrencyCost(work, Math.max(3, runs * 2));
-    console.log(`  ${fmt(concurrency.ordersPerExploration, 1)} orders per exploration, ${fmt(concurrency.ordersPerSecond)} orders/s, ${fmt(concurrency.callsPerSecond)} file-system calls let through per second`);
-
-    console.log("grade-batch over copies of the solution, by grades at once (--jobs):");
-    const batch = await batchThroughput(work, [1, 2, 4], 4);
-    for (const b of batch) console.log(`  --jobs ${b.jobs}: ${b.submissions} grades in ${fmt(b.seconds, 1)} s, ${fmt(b.gradesPerMinute, 2)} grades/min`);
-
-    const diskFaults = { faultStatesPerSecond: median(faults), faultsPerWrite: faultCases, runs: faults };
-    const result = { crashStatesPerSecond: median(engine), crashStatesPerSecondAlone: median(engineAlone), gradeSeconds: median(grades), gradeSecondsByUser: byUser, cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache }, deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])), baselineSecondsPerCrashState: median(baseline), speedup, runs: { engine, engineAlone, grades, baseline }, gradeCrashStates: crashStates, bySteps, bySize, concurrency, diskFaults, batch, html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn } };
-    const targets = TARGETS.map((t) => t.judge(result));
-    console.log("\ntargets:");
-    for (const l of targetLines(targets)) console.log(`  ${l}`);
-    if (values.json) fs.writeFileSync(values.json, JSON.stringify({ ...result, targets }, null, 2) + "\n");
-  } finally {
-    await Promise.all([box.close(), alone.close()]);
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+/** What --json keeps of the full grades. */
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+  return {
+    gradeSeconds: median(grades),
+    gradeSecondsByUser: byUser,
+    gradeCrashStates: crashStates,
+    cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache },
+    deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])),
+    html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn },
+  };
 }
 
 function median(xs: number[]): number {

@@ -39,9 +39,9 @@ test("each number just short of its target is judged missed, and only that targe
   });
 });
 
-test("a target the bench did not measure reads 'not measured', not met", () => {
-  const judged = TARGETS.map((t) => t.judge(numbers({ bySize: [], batch: [{ jobs: jobs + 1, gradesPerMinute: 10 }] })));
+test("a target the bench did not measure (no sizes, no default --jobs, full grades skipped) reads 'not measured', not met", () => {
+  const judged = TARGETS.map((t) => t.judge(numbers({ bySize: [], batch: [{ jobs: jobs + 1, gradesPerMinute: 10 }], gradeSeconds: null })));
   const lines = targetLines(judged);
-  expect(lines.filter((l) => l.startsWith("not measured"))).toHaveLength(3);
+  expect(lines.filter((l) => l.startsWith("not measured"))).toHaveLength(4);
   expect(judged.filter((j) => j.got === null).every((j) => !j.met)).toBe(true);
 });
