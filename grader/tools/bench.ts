@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     for (const steps of [10, 100, 1000]) {
       const cost = await stepsCost(box, steps);
       bySteps.push({ steps, ...cost });
-      console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state`);
+      console.log(`  ${String(steps).padStart(5)} steps: ${cost.states} crash states, recorded in ${fmt(cost.recordMs, 1)} ms, ${fmt(cost.msPerState, 2)} ms per crash state, ${fmt(cost.remainingSteps, 1)} steps left to run per recovery`);
     }
     console.log("cost by state size (one atomicCheckpoint, every crash point), beside the bare work of one crash state (write, read, JSON.parse):");
     const bySize = [];

@@ -13,7 +13,8 @@ function numbers(over: Partial<BenchNumbers> = {}): BenchNumbers {
     gradeSeconds: 9.5,
     crashStatesPerSecond: 2600,
     bySize: [{ bytes: MiB, ofLimit: 0.6 }, { bytes: 10 * MiB, ofLimit: 0.5 }],
-    bySteps: [{ steps: 100, msPerState: 2 }, { steps: 1000, msPerState: 10 }],
+    // 1 ms a crash state, and 0.1 ms for each step its recovery runs: linear.
+    bySteps: [{ steps: 10, msPerState: 1.5, remainingSteps: 5 }, { steps: 100, msPerState: 6, remainingSteps: 50 }, { steps: 1000, msPerState: 51, remainingSteps: 500 }],
     batch: [{ jobs, gradesPerMinute: 9.1 }, { jobs: jobs + 1, gradesPerMinute: 10 }],
     ...over,
   };
@@ -29,7 +30,8 @@ test("each number just short of its target is judged missed, and only that targe
     { crashStatesPerSecond: 2499 },
     { bySize: [{ bytes: MiB, ofLimit: 0.49 }, { bytes: 10 * MiB, ofLimit: 0.5 }] },
     { bySize: [{ bytes: MiB, ofLimit: 0.6 }, { bytes: 10 * MiB, ofLimit: 0.49 }] },
-    { bySteps: [{ steps: 100, msPerState: 2 }, { steps: 1000, msPerState: 10.1 }] },
+    // From 100 to 1,000 steps, 0.126 ms a step against 0.1: 1.26x.
+    { bySteps: [{ steps: 10, msPerState: 1.5, remainingSteps: 5 }, { steps: 100, msPerState: 6, remainingSteps: 50 }, { steps: 1000, msPerState: 6 + 450 * 0.126, remainingSteps: 500 }] },
     { batch: [{ jobs, gradesPerMinute: 8.9 }, { jobs: jobs + 1, gradesPerMinute: 10 }] },
   ];
   expect(short).toHaveLength(TARGETS.length);

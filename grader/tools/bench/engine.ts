@@ -57,8 +57,12 @@ export async function statesPerSecond(box: Sandbox, old: unknown, next: unknown,
   return { perSecond: (repeats * cuts.length) / (Number(process.hrtime.bigint() - started) / 1e9), window: cuts.length, shared };
 }
 
-/** For a run of `steps` steps: its crash points, and the milliseconds to record it and to recover from one crash point to the end. */
-export async function stepsCost(box: Sandbox, steps: number, sample = 60): Promise<{ states: number; recordMs: number; msPerState: number }> {
+/**
+ * For a run of `steps` steps: its crash points, the milliseconds to record it and to recover from
+ * one crash point to the end, and how many steps a recovery had left to run on average (the
+ * reference runner renames one checkpoint into place per step: the renames after the cut).
+ */
+export async function stepsCost(box: Sandbox, steps: number, sample = 60): Promise<{ states: number; recordMs: number; msPerState: number; remainingSteps: number }> {
   const call: ScenarioStep = { call: "run", args: [{ $path: "work/task-checkpoint.json" }, steps] };
   let started = process.hrtime.bigint();
   const run = await box.run("steps", { steps: [call] }, { record: true });
@@ -66,7 +70,9 @@ export async function stepsCost(box: Sandbox, steps: number, sample = 60): Promi
   if (run.results[0]!.status !== "returned" || run.trace!.truncated) throw new Error(`bench: the ${steps}-step run failed: ${JSON.stringify(run.results[0])}`);
   const cuts = crashCuts(run.trace!, 0, run.trace!.entries.length, [], Number.MAX_SAFE_INTEGER);
   const picked = Array.from({ length: Math.min(sample, cuts.length) }, (_, k) => cuts[Math.floor((k * cuts.length) / Math.min(sample, cuts.length))]!);
+  const renames = run.trace!.entries.flatMap((e, i) => (e.kind === "rename" ? [i] : []));
+  const remainingSteps = picked.reduce((sum, cut) => sum + renames.filter((i) => i >= cut.at).length, 0) / picked.length;
   started = process.hrtime.bigint();
   await box.runMany("steps", run.traceId!, picked, [call]);
-  return { states: cuts.length, recordMs, msPerState: Number(process.hrtime.bigint() - started) / 1e6 / picked.length };
+  return { states: cuts.length, recordMs, msPerState: Number(process.hrtime.bigint() - started) / 1e6 / picked.length, remainingSteps };
 }
