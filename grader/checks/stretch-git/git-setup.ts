@@ -1,6 +1,6 @@
 // How the git-backed runner is run and judged: git-checkpoint.ts's runTask, with its state file in
 // the scenario's work folder, which is its repository; after each run the grader reads the
-// branch's history with git itself.
+// branch's history as git itself reports it (sandbox/git/git-history.ts).
 import { spawnSync } from "node:child_process";
 import type { CheckDefinition } from "../../grading/harness.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
