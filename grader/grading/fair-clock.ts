@@ -7,20 +7,11 @@
 // Read from /proc/stat (Linux): the processors' busy share and the threads runnable now, sampled
 // a few times a second while any clock runs. Elsewhere every second counts in full. In a container
 // these are the host's figures; a busy host then only makes the clock slower, never faster.
-import fs from "node:fs";
 import os from "node:os";
+import { readMachine, shareBetween, type MachineReading } from "../sandbox/busy-machine.js";
 
 /** How often the machine is read while a clock runs. */
 const SAMPLE_MS = 250;
-/** The busy share of the processors from which the machine counts as taken. */
-const SATURATED = 0.9;
-
-interface MachineReading {
-  total: number;
-  idle: number;
-  /** Threads running or waiting for a processor, this reader's own included. */
-  runnable: number;
-}
 
 /** A clock of the machine's time given to one check: started now. */
 export class FairClock {
@@ -81,17 +72,6 @@ export async function withinDeadline<T>(work: Promise<T>, limit: { clock: Pick<F
   }
 }
 
-/** The share of a processor a runnable thread got over a stretch between two readings: 1 while one was to spare. */
-export function shareBetween(before: MachineReading, after: MachineReading, cores: number): number {
-  const ticks = after.total - before.total;
-  if (ticks <= 0) return 1;
-  const busy = 1 - (after.idle - before.idle) / ticks;
-  if (busy < SATURATED) return 1;
-  // The reader counts itself among the runnable threads; it is not what the check waits behind.
-  const others = Math.max(1, (before.runnable + after.runnable) / 2 - 1);
-  return Math.min(1, cores / others);
-}
-
 let clocks = 0;
 let timer: NodeJS.Timeout | undefined;
 /** The last reading of the machine, and when it was taken. */
@@ -123,15 +103,3 @@ function sample(): void {
   last = { at: now, reading };
 }
 
-/** The processors' time so far and the threads runnable now, or null where /proc/stat is not there. */
-function readMachine(): MachineReading | null {
-  try {
-    const text = fs.readFileSync("/proc/stat", "utf8");
-    const ticks = text.split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const runnable = Number(/^procs_running (\d+)$/m.exec(text)?.[1] ?? 1);
-    // user nice system idle iowait irq softirq steal (guest time is counted in user already).
-    return { total: ticks.slice(0, 8).reduce((a, b) => a + b, 0), idle: ticks[3]! + (ticks[4] ?? 0), runnable };
-  } catch {
-    return null;
-  }
-}

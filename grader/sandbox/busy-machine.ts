@@ -1,8 +1,9 @@
-// Whether the machine's processors were all busy over a stretch of time: a call or a check that
-// meets its time limit then was kept from running by the machine (other grades, other jobs, the
-// grade's own other checks), not slowed by the target alone, and gets more time. Both sides of the
-// sandbox read it: the child for each call, the grader's process for each check. Reads /proc/stat
-// (Linux); elsewhere it never says busy.
+// Whether the machine's processors were all busy over a stretch of time, and what share of a
+// processor a runnable thread got then: a call or a check that meets its time limit then was kept
+// from running by the machine (other grades, other jobs, the grade's own other checks), not slowed
+// by the target alone, and gets more time. Both sides of the sandbox read it: the child for each
+// call, the grader's process for each check (grading/fair-clock.ts). Reads /proc/stat (Linux);
+// elsewhere it never says busy, and every share is whole.
 import fs from "node:fs";
 
 /** The processors' time so far, in ticks: all of it and the part spent idle (waiting for I/O included). */
@@ -25,6 +26,36 @@ export function cpuTimes(): CpuTimes | null {
   } catch {
     return null;
   }
+}
+
+/** The processors' time so far and the threads runnable now. */
+export interface MachineReading extends CpuTimes {
+  /** Threads running or waiting for a processor, the reader's own included. */
+  runnable: number;
+}
+
+/** The processors' time and the runnable threads now, or null where /proc/stat is not there. */
+export function readMachine(): MachineReading | null {
+  try {
+    const text = fs.readFileSync("/proc/stat", "utf8");
+    const ticks = text.split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const runnable = Number(/^procs_running (\d+)$/m.exec(text)?.[1] ?? 1);
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+    return { total: ticks.slice(0, 8).reduce((a, b) => a + b, 0), idle: ticks[3]! + (ticks[4] ?? 0), runnable };
+  } catch {
+    return null;
+  }
+}
+
+/** The share of a processor a runnable thread got between two readings: 1 while one was to spare (busy under 90%), else the processors over the other runnable threads. */
+export function shareBetween(before: MachineReading, after: MachineReading, cores: number): number {
+  const ticks = after.total - before.total;
+  if (ticks <= 0) return 1;
+  const busy = 1 - (after.idle - before.idle) / ticks;
+  if (busy < SATURATED) return 1;
+  // The reader counts itself among the runnable threads; it is not what the work waits behind.
+  const others = Math.max(1, (before.runnable + after.runnable) / 2 - 1);
+  return Math.min(1, cores / others);
 }
 
 /** True when, since `since`, every processor was busy at least 90% of the time. */

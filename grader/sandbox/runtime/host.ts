@@ -8,7 +8,7 @@ import type { Cut, Trace } from "../../crash/model.js";
 import { diskKeys } from "../../crash/same-disk.js";
 import { SharedRuns } from "./shared-runs.js";
 import { CompiledTarget } from "./target/instance.js";
-import { CallTimedOut, withTimeLimit } from "./target/time-limit.js";
+import { CallTimedOut, nextLimit, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
 import { runScenarioSteps } from "./target/scenario-steps.js";
 import type { CallResult } from "../messages/scenario.js";
@@ -189,9 +189,11 @@ export class Host {
     this.nextPid = firstPid;
     // A call that met its time limit while this process hardly ran (a busy machine, not a slow
     // call) is not the target's fault: the scenario runs again from the start, with more time.
-    for (let attempt = 0; ; attempt++) {
-      const reply = (await this.runOnce(module, scenario, wanted, { ms: this.config.callMs * 2 ** attempt, shared: false }))!;
-      if (attempt === MAX_RETRIES || !reply.results.some((r) => r.status === "timed-out" && r.starved)) return reply;
+    for (let attempt = 0, ms = this.config.callMs; ; attempt++) {
+      const reply = (await this.runOnce(module, scenario, wanted, { ms, shared: false }))!;
+      const starved = reply.results.find((r) => r.status === "timed-out" && r.starved);
+      if (attempt === MAX_RETRIES || !starved || starved.status !== "timed-out") return reply;
+      ms = nextLimit(ms, this.config.callMs, starved.share);
       this.nextPid = firstPid;
     }
   }
@@ -313,12 +315,11 @@ function untimed<T>(fn: () => T): T {
 }
 
 /**
- * How many times a scenario runs again, with its limit doubled each time, after a call timed out
- * on a starved process: one that hardly ran on a CPU because the machine was busy, or because it
+ * How many times a scenario runs again, with more time each time, after a call timed out on a
+ * starved process: one that hardly ran on a CPU because the machine was busy, or because it
  * waited for programs it runs (git), which a busy machine slows most. A call that spins ends at once.
  */
 const MAX_RETRIES = 3;
-
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {
   constructor(readonly traceId: string) {

@@ -1,7 +1,8 @@
 // The time limit of each call into the target, held inside the child: V8 stops a call that runs
 // too long, even inside an endless loop. (The supervisor holds the whole process to its limits.)
+import os from "node:os";
 import vm from "node:vm";
-import { cpuTimes, saturatedSince } from "../../busy-machine.js";
+import { readMachine, saturatedSince, shareBetween } from "../../busy-machine.js";
 import { formatSeconds } from "../../messages/limits.js";
 
 /** Thrown by `withTimeLimit` when the call did not return in time. */
@@ -10,6 +11,8 @@ export class CallTimedOut extends Error {
     readonly ms: number,
     /** The process had less than half the time on a CPU, or every processor was busy all along: the machine was slow, not the call. */
     readonly starved: boolean,
+    /** The share of a processor a runnable thread got meanwhile (1 while one was to spare): the call had about `ms * share` of the machine. */
+    readonly share = 1,
   ) {
     super(`did not return within ${formatSeconds(ms)}`);
   }
@@ -27,7 +30,7 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
   const outer = g.__gradeCall;
   g.__gradeCall = fn;
   const cpu = process.cpuUsage();
-  const machine = cpuTimes();
+  const machine = readMachine();
   try {
     return trampoline.runInThisContext({ timeout: ms }) as T;
   } catch (error) {
@@ -35,10 +38,25 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
       const used = process.cpuUsage(cpu);
       // A call that waited (for programs it runs, for a busy machine) or that shared a saturated
       // machine with others got less than its time: it is run again with more (see host.ts).
-      throw new CallTimedOut(ms, (used.user + used.system) / 1000 < ms / 2 || saturatedSince(machine));
+      const now = readMachine();
+      const share = machine && now ? shareBetween(machine, now, os.availableParallelism()) : 1;
+      throw new CallTimedOut(ms, (used.user + used.system) / 1000 < ms / 2 || saturatedSince(machine), share);
     }
     throw error;
   } finally {
     g.__gradeCall = outer;
   }
+}
+
+/** The most wall time one try of a call is given, however little of the machine it gets. */
+const MOST_CALL_MS = 600_000;
+
+/**
+ * The limit of a call's next try after a try of `ms` timed out starved: at least twice the last,
+ * and enough wall time for the machine to give the call `nominalMs` at the share of a processor
+ * the last try had (a call that had a tenth of a processor gets ten times its limit), at most ten
+ * minutes.
+ */
+export function nextLimit(ms: number, nominalMs: number, share = 1): number {
+  return Math.min(MOST_CALL_MS, Math.max(2 * ms, Math.ceil(nominalMs / Math.max(share, 0.01))));
 }
