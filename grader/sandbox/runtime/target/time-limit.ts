@@ -13,6 +13,8 @@ export class CallTimedOut extends Error {
     readonly starved: boolean,
     /** The share of a processor a runnable thread got meanwhile (1 while one was to spare): the call had about `ms * share` of the machine. */
     readonly share = 1,
+    /** The processor time this process used meanwhile (the programs it ran not counted). */
+    readonly cpuMs = 0,
   ) {
     super(`did not return within ${formatSeconds(ms)}`);
   }
@@ -40,7 +42,8 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
       // machine with others got less than its time: it is run again with more (see host.ts).
       const now = readMachine();
       const share = machine && now ? shareBetween(machine, now, os.availableParallelism()) : 1;
-      throw new CallTimedOut(ms, (used.user + used.system) / 1000 < ms / 2 || saturatedSince(machine), share);
+      const cpuMs = (used.user + used.system) / 1000;
+      throw new CallTimedOut(ms, cpuMs < ms / 2 || saturatedSince(machine), share, cpuMs);
     }
     throw error;
   } finally {
