@@ -9,7 +9,7 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
-import { checkOf, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, prose, type GradeRun } from "./support/grade.js";
+import { checkOf, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, type GradeRun } from "./support/grade.js";
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
@@ -36,7 +36,7 @@ describe.concurrent("buggy fixtures", () => {
       }
       const report = run.report!;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
-      expect(notPassed(report)).toEqual([...fails].sort());
+      expect(notPassed(report), JSON.stringify(notPassedWhy(report), null, 1)).toEqual([...fails].sort());
       for (const d of report.deliverables.filter((d) => d.status === "graded")) {
         const lost = d.checks.some((c) => fails.includes(c.id));
         expect(d.points < d.maxPoints).toBe(lost);
