@@ -17,15 +17,7 @@ const SATURATED = 0.9;
 
 /** The machine's processor times now, or null where /proc/stat is not there. */
 export function cpuTimes(): CpuTimes | null {
-  try {
-    const line = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
-    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal (guest time is counted in user already).
-    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { total, idle: ticks[3]! + (ticks[4] ?? 0) };
-  } catch {
-    return null;
-  }
+  return readMachine();
 }
 
 /** The processors' time so far and the threads runnable now. */
