@@ -39,7 +39,10 @@ async function withTarget<T>(source: string, use: (call: () => Promise<CallResul
 }
 
 describe.concurrent("limits", () => {
-  test("an endless loop is stopped once a try has used half its callMs of processor time, and not tried again; the next call is not made, and the host lives on", async () => {
+  // Whether a try that used half its processor time runs again is call-retry.test.ts' runsAgain;
+  // here, how much one try used cannot be bounded from above: a busy machine gives a retried try
+  // a longer limit, and whatever share of a processor it then finds.
+  test("an endless loop is stopped by a try in which it used at least half its callMs of processor time; the next call is not made, and the host lives on", async () => {
     await withTarget(`let n = 0;\nexport function run() { if (n++ === 0) for (;;) { try {} catch {} } return n; }`, async (call) => {
       const started = Date.now();
       const [first, second] = await call();
@@ -48,7 +51,6 @@ describe.concurrent("limits", () => {
       expect(first).toMatchObject({ status: "timed-out", detail: "did not return within 0.5 s" });
       const { cpuMs } = first as { cpuMs: number };
       expect(cpuMs).toBeGreaterThanOrEqual(250);
-      expect(cpuMs).toBeLessThan(2_000);
       expect(second).toMatchObject({ status: "timed-out", skippedAfter: "run did not return within 0.5 s" });
       const again = await call();
       expect(again[0]!.status).toBe("timed-out"); // a fresh instance: n is 0 again, so it loops again

@@ -8,7 +8,7 @@ import type { Cut, Trace } from "../../crash/model.js";
 import { diskKeys } from "../../crash/same-disk.js";
 import { SharedRuns } from "./shared-runs.js";
 import { CompiledTarget } from "./target/instance.js";
-import { CallTimedOut, nextLimit, withTimeLimit } from "./target/time-limit.js";
+import { CallTimedOut, nextLimit, runsAgain, withTimeLimit } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
 import { runScenarioSteps } from "./target/scenario-steps.js";
 import type { CallResult } from "../messages/scenario.js";
@@ -193,7 +193,7 @@ export class Host {
     const nominal = this.config.callMs;
     for (let attempt = 0, ms = nominal; ; attempt++) {
       const reply = (await this.runOnce(module, scenario, wanted, { ms, shared: false }))!;
-      const starved = reply.results.find((r) => r.status === "timed-out" && r.starved && (r.cpuMs ?? 0) < nominal / 2);
+      const starved = reply.results.find((r) => r.status === "timed-out" && runsAgain(r, nominal));
       if (attempt === MAX_RETRIES || !starved || starved.status !== "timed-out") return reply;
       ms = nextLimit(ms, nominal, starved.share);
       this.nextPid = firstPid;

@@ -33,7 +33,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   const { root, limit, frames = () => [], wantValue = false } = opts;
   const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
-  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, starved: exports.starved || undefined, share: exports.share, cpuMs: exports.cpuMs };
+  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, share: exports.share, cpuMs: exports.cpuMs };
   if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports, root), exports) };
   const fn = exports[name];
   if (typeof fn !== "function") {
@@ -44,7 +44,7 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
     return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args), { keep: wantValue }), limit.ms) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
-    if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), starved: error.starved || undefined, share: error.share, cpuMs: error.cpuMs };
+    if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), share: error.share, cpuMs: error.cpuMs };
     return { status: "threw", error: scrub(summarizeError(error, root), error) };
   }
 }

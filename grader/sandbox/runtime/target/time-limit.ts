@@ -2,15 +2,13 @@
 // too long, even inside an endless loop. (The supervisor holds the whole process to its limits.)
 import os from "node:os";
 import vm from "node:vm";
-import { readMachine, saturatedSince, shareBetween } from "../../busy-machine.js";
+import { readMachine, shareBetween } from "../../busy-machine.js";
 import { formatSeconds } from "../../messages/limits.js";
 
 /** Thrown by `withTimeLimit` when the call did not return in time. */
 export class CallTimedOut extends Error {
   constructor(
     readonly ms: number,
-    /** The process had less than half the time on a CPU, or every processor was busy all along: the machine was slow, not the call. */
-    readonly starved: boolean,
     /** The share of a processor a runnable thread got meanwhile (1 while one was to spare): the call had about `ms * share` of the machine. */
     readonly share = 1,
     /** The processor time this process used meanwhile (the programs it ran not counted). */
@@ -38,17 +36,27 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
   } catch (error) {
     if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
       const used = process.cpuUsage(cpu);
-      // A call that waited (for programs it runs, for a busy machine) or that shared a saturated
-      // machine with others got less than its time: it is run again with more (see host.ts).
+      // A call that waited (for programs it runs, for a busy machine) got less than its time: it
+      // is run again with more (see runsAgain and host.ts).
       const now = readMachine();
       const share = machine && now ? shareBetween(machine, now, os.availableParallelism()) : 1;
       const cpuMs = (used.user + used.system) / 1000;
-      throw new CallTimedOut(ms, cpuMs < ms / 2 || saturatedSince(machine), share, cpuMs);
+      throw new CallTimedOut(ms, share, cpuMs);
     }
     throw error;
   } finally {
     g.__gradeCall = outer;
   }
+}
+
+/**
+ * Whether a call that met its time limit is tried again: while it has used less than half its
+ * nominal limit of processor time, the machine (or the programs it waits for), not the call, was
+ * slow. One that has used half has had its chance, however busy the machine: an endless loop on a
+ * quiet machine uses all of it at its first try.
+ */
+export function runsAgain(timedOut: { cpuMs?: number }, nominalMs: number): boolean {
+  return (timedOut.cpuMs ?? 0) < nominalMs / 2;
 }
 
 /** The most wall time one try of a call is given, however little of the machine it gets. */
