@@ -1,7 +1,8 @@
 // `npm run bench`: measures, in one run and side by side,
 //   (a) the crash states the engine checks per second (rebuild a crash state, recover, judge);
 //   (b) the wall time of a full grade of the solution (as root: with the submitted code as users of
-//       its own, and as the grader's own user, side by side);
+//       its own, and as the grader's own user, side by side), its processor time, and each
+//       deliverable graded alone (wall and processor time: where a grade's work goes);
 //   (c) a naive baseline, the way a TA would write it: per crash point, a fresh `tsx` process
 //       killed at that point, and another one to load what it left;
 // then how the engine's cost grows with the number of steps and with the size of the state (beside
@@ -30,6 +31,7 @@ import { faultStatesPerSecond } from "./bench/disk-faults.js";
 import { DRAWN_FIXTURES, gradeFixture, htmlCost } from "./bench/html.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 import { physicalLimit } from "./bench/physical-limit.js";
+import { deliverablesAlone, timedRun } from "./bench/processor-time.js";
 import { TARGETS, targetLines } from "./bench/targets.js";
 
 const KiB = 1024;
@@ -142,19 +144,27 @@ async function gradeCosts(work: string, runs: number) {
   let crashStates = 0;
   // Each deliverable's wall time in each full grade of the first mode (they run side by side).
   const byDeliverable: Record<string, number[]> = {};
+  // The processor time of each full grade of the first mode, every process of the grade included.
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     for (const mode of modes) {
       const json = path.join(work, "report.json");
-      const started = Date.now();
-      await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json, "--no-cache"], { cwd: REPO_ROOT, env: mode.env });
-      byUser[mode.name]!.push((Date.now() - started) / 1000);
+      const run = await timedRun(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--json", json, "--no-cache"], { env: mode.env });
+      byUser[mode.name]!.push(run.seconds);
       const report = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
       crashStates = report.stats.crashStates;
-      if (mode === modes[0]) for (const d of report.deliverables) (byDeliverable[d.id] ??= []).push((d.durationMs ?? 0) / 1000);
+      if (mode !== modes[0]) continue;
+      for (const d of report.deliverables) (byDeliverable[d.id] ??= []).push((d.durationMs ?? 0) / 1000);
+      if (run.cpuSeconds !== null) cpu.push(run.cpuSeconds);
     }
   }
   const grades = byUser[modes[0]!.name]!;
   line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
+  if (cpu.length > 0) line("    its processor time", `${fmt(median(cpu), 1)} s (${fmt(median(cpu) / median(grades), 2)} processors busy)`, cpu);
+  // Each deliverable alone: processor times add up where wall times side by side do not.
+  const alone = await deliverablesAlone(work, Object.keys(byDeliverable));
+  console.log("    each deliverable graded alone (--only), wall and processor time, once:");
+  for (const [id, run] of Object.entries(alone)) console.log(`      ${id.padEnd(26)} ${fmt(run.seconds, 1)} s, ${run.cpuSeconds === null ? "processor time not measured" : `${fmt(run.cpuSeconds, 1)} s of processors`}`);
   // The page every grade writes: the solution's (every check passed) and the starter's (every check failed).
   const starterJson = path.join(work, "starter.json");
   await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "starter", "--json", starterJson, "--no-cache"], { cwd: REPO_ROOT, reject: false });
@@ -181,13 +191,15 @@ async function gradeCosts(work: string, runs: number) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  return { grades, byUser, crashStates, byDeliverable, html, drawn, cache };
+  return { grades, byUser, crashStates, byDeliverable, cpu, alone, html, drawn, cache };
 }
 
 /** What --json keeps of the full grades. */
-function gradeNumbers({ grades, byUser, crashStates, byDeliverable, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, cpu, alone, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
   return {
     gradeSeconds: median(grades),
+    gradeCpuSeconds: cpu.length > 0 ? median(cpu) : null,
+    deliverablesAlone: alone,
     gradeSecondsByUser: byUser,
     gradeCrashStates: crashStates,
     cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache },

@@ -1,0 +1,43 @@
+// Where a grade's processor time goes: the processor time of a program the bench runs, with every
+// process below it (the grader, its workers, the sandbox hosts, the programs the target ran), and
+// each deliverable graded alone. Wall times of deliverables graded side by side overlap; processor
+// time adds up, so this says which deliverable a faster grade must start with.
+import { execa } from "execa";
+import fs from "node:fs";
+import path from "node:path";
+import { REPO_ROOT } from "../../paths.js";
+
+/** Linux reports a process's times in clock ticks of 1/100 s through /proc, whatever the kernel's own rate. */
+const TICKS_PER_SECOND = 100;
+
+/** The processor seconds (user and system) of this process's children that have ended and been waited for, or null where /proc is not there. */
+export function endedChildrenSeconds(): number | null {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    // Fields after the command's closing parenthesis; cutime and cstime are the 16th and 17th of the line.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `file args` to its end and returns its wall seconds and its processor seconds with its descendants' (null where not measured). */
+export async function timedRun(file: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ seconds: number; cpuSeconds: number | null }> {
+  const cpuBefore = endedChildrenSeconds();
+  const started = Date.now();
+  await execa(file, args, { cwd: REPO_ROOT, env: options.env });
+  const seconds = (Date.now() - started) / 1000;
+  const cpuAfter = endedChildrenSeconds();
+  return { seconds, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+}
+
+/** Each deliverable of the solution graded alone (`--only`), once: its wall and processor seconds. */
+export async function deliverablesAlone(work: string, ids: string[]): Promise<Record<string, { seconds: number; cpuSeconds: number | null }>> {
+  const measured: Record<string, { seconds: number; cpuSeconds: number | null }> = {};
+  for (const id of ids) {
+    const json = path.join(work, `alone-${id}.json`);
+    measured[id] = await timedRun(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "solution", "--only", id, "--json", json, "--no-cache"]);
+  }
+  return measured;
+}
