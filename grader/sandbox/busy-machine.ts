@@ -3,7 +3,8 @@
 // from running by the machine (other grades, other jobs, the grade's own other checks), not slowed
 // by the target alone, and gets more time. Both sides of the sandbox read it: the child for each
 // call, the grader's process for each check (grading/fair-clock.ts). Reads /proc/stat (Linux);
-// elsewhere it never says busy, and every share is whole.
+// elsewhere it never says busy, and every share is whole. A process's own times, for the watchdog
+// and the bench, are read here too (/proc/<pid>/stat).
 import fs from "node:fs";
 
 /** The processors' time so far, in ticks: all of it and the part spent idle (waiting for I/O included). */
@@ -14,11 +15,6 @@ export interface CpuTimes {
 
 /** The share of processor time spent busy, from which a machine counts as saturated. */
 const SATURATED = 0.9;
-
-/** The machine's processor times now, or null where /proc/stat is not there. */
-export function cpuTimes(): CpuTimes | null {
-  return readMachine();
-}
 
 /** The processors' time so far and the threads runnable now. */
 export interface MachineReading extends CpuTimes {
@@ -41,10 +37,8 @@ export function readMachine(): MachineReading | null {
 
 /** The share of a processor a runnable thread got between two readings: 1 while one was to spare (busy under 90%), else the processors over the other runnable threads. */
 export function shareBetween(before: MachineReading, after: MachineReading, cores: number): number {
-  const ticks = after.total - before.total;
-  if (ticks <= 0) return 1;
-  const busy = 1 - (after.idle - before.idle) / ticks;
-  if (busy < SATURATED) return 1;
+  const busy = busyBetween(before, after);
+  if (busy === null || busy < SATURATED) return 1;
   // The reader counts itself among the runnable threads; it is not what the work waits behind.
   const others = Math.max(1, (before.runnable + after.runnable) / 2 - 1);
   return Math.min(1, cores / others);
@@ -52,7 +46,27 @@ export function shareBetween(before: MachineReading, after: MachineReading, core
 
 /** True when, since `since`, every processor was busy at least 90% of the time. */
 export function saturatedSince(since: CpuTimes | null): boolean {
-  const now = cpuTimes();
-  if (!since || !now || now.total <= since.total) return false;
-  return 1 - (now.idle - since.idle) / (now.total - since.total) >= SATURATED;
+  const now = readMachine();
+  const busy = since && now && busyBetween(since, now);
+  return typeof busy === "number" && busy >= SATURATED;
+}
+
+/** The share of the processors' time spent busy between two readings, or null when no time passed between them. */
+function busyBetween(before: CpuTimes, after: CpuTimes): number | null {
+  const ticks = after.total - before.total;
+  return ticks <= 0 ? null : 1 - (after.idle - before.idle) / ticks;
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command's name (the process's state first, so the
+ * line's field n is at n - 3), or null where it cannot be read. Times in it are in ticks of 1/100 s.
+ */
+export function processStatFields(pid: number | "self"): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
 }

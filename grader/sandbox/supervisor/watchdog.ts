@@ -3,7 +3,7 @@
 // was busy all along, was waiting for a busy machine, not stuck, so it gets the time again (a few
 // times at most). Reads /proc (Linux); elsewhere it is a plain timer.
 import fs from "node:fs";
-import { cpuTimes, saturatedSince } from "../busy-machine.js";
+import { processStatFields, readMachine, saturatedSince } from "../busy-machine.js";
 
 const EXTENSIONS = 3;
 
@@ -17,14 +17,14 @@ export interface Watchdog {
 export function watchdog(pid: () => number | undefined, ms: number, expire: () => void): Watchdog {
   let extensions = 0;
   let since = processCpu(pid());
-  let machine = cpuTimes();
+  let machine = readMachine();
   let timer: NodeJS.Timeout;
   const check = () => {
     const now = processCpu(pid());
     const starved = (now && since && now.state === "R" && now.ms - since.ms < ms / 4) || saturatedSince(machine);
     if (starved && extensions++ < EXTENSIONS) {
       since = now;
-      machine = cpuTimes();
+      machine = readMachine();
       timer = setTimeout(check, ms);
       return;
     }
@@ -35,7 +35,7 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
     reset() {
       clearTimeout(timer);
       since = processCpu(pid());
-      machine = cpuTimes();
+      machine = readMachine();
       timer = setTimeout(check, ms);
     },
     stop() {
@@ -46,14 +46,9 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
 
 /** A process's scheduling state ("R" runnable, "S" sleeping, ...) and the CPU time it has used, or null. */
 function processCpu(pid: number | undefined): { state: string; ms: number } | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0]!, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
-  } catch {
-    return null;
-  }
+  const fields = pid === undefined ? null : processStatFields(pid);
+  // utime and stime, the line's 14th and 15th fields, in ticks of 10 ms.
+  return fields && { state: fields[0]!, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
 }
 
 /** SIGKILLs `pids` and every process below them that is still their descendant (Linux), quietly. */

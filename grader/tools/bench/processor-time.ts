@@ -3,23 +3,15 @@
 // each deliverable graded alone. Wall times of deliverables graded side by side overlap; processor
 // time adds up, so this says which deliverable a faster grade must start with.
 import { execa } from "execa";
-import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
-
-/** Linux reports a process's times in clock ticks of 1/100 s through /proc, whatever the kernel's own rate. */
-const TICKS_PER_SECOND = 100;
+import { processStatFields } from "../../sandbox/busy-machine.js";
 
 /** The processor seconds (user and system) of this process's children that have ended and been waited for, or null where /proc is not there. */
 export function endedChildrenSeconds(): number | null {
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    // Fields after the command's closing parenthesis; cutime and cstime are the 16th and 17th of the line.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
+  const fields = processStatFields("self");
+  // cutime and cstime, the line's 16th and 17th fields, in ticks of 1/100 s.
+  return fields && (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** Runs `file args` to its end and returns its wall seconds and its processor seconds with its descendants' (null where not measured). */
