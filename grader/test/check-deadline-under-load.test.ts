@@ -17,14 +17,17 @@ afterAll(() => scratch.cleanup());
 /** About 25 ms of a processor's work, the same on every run. */
 const COMPUTE = "{ let x = 0; for (let i = 0; i < 20_000_000; i++) x = (x + i) | 0; if (x === 7) console.log(x); }";
 
-test("with eight spinning processes per processor, a correct target passes a check limited to 2.5 times its quiet time though it took longer than that in wall time", async () => {
+test("with eight spinning processes per processor, a correct target passes a check limited to 4 times its quiet time though it took longer than that in wall time", async () => {
   const target = solutionWithSlowLoads(scratch.path, "computing-load", COMPUTE);
   const roomy = rubricWithCheckMs(scratch.path, { checkMs: 120_000 });
   const quiet = checkOf((await grade(target, ["--only", "phase1.round-trip", "--rubric", roomy])).report, "phase1.round-trip");
   expect(quiet?.status).toBe("passed");
   const quietMs = quiet?.durationMs ?? 0;
   expect(quietMs).toBeGreaterThan(0);
-  const checkMs = Math.ceil((2.5 * quietMs) / 1000) * 1000;
+  // 4x, not less: the clock counts a processor's share, and a processor does less work in a second
+  // while every one is busy (measured on a 2-core virtual machine: the same check's sandbox host
+  // used 4.5 s of processor quiet and 9.5 s under this load), which no reading of /proc/stat shows.
+  const checkMs = Math.ceil((4 * quietMs) / 1000) * 1000;
   const rubric = rubricWithCheckMs(scratch.path, { checkMs });
   const busy = keepProcessorsBusy(8);
   try {
