@@ -57,16 +57,30 @@ function busyBetween(before: CpuTimes, after: CpuTimes): number | null {
   return ticks <= 0 ? null : 1 - (after.idle - before.idle) / ticks;
 }
 
-/**
- * The fields of `/proc/<pid>/stat` after the command's name (the process's state first, so the
- * line's field n is at n - 3), or null where it cannot be read. Times in it are in ticks of 1/100 s.
- */
-export function processStatFields(pid: number | "self"): string[] | null {
+/** Linux reports a process's times in /proc in ticks of 1/100 s, whatever the kernel's own rate. */
+const MS_PER_TICK = 10;
+
+/** What `/proc/<pid>/stat` says of a process's scheduling and processor time. */
+export interface ProcessStat {
+  /** Its scheduling state: "R" runnable, "S" sleeping, ... */
+  state: string;
+  /** Processor time it has used, user and system, in milliseconds. */
+  cpuMs: number;
+  /** Processor time of its children that have ended and been waited for, user and system, in milliseconds. */
+  endedChildrenCpuMs: number;
+}
+
+/** A process's state and processor times from `/proc/<pid>/stat`, or null where it cannot be read. */
+export function processStat(pid: number | "self"): ProcessStat | null {
+  let stat: string;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return null;
   }
+  // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
+  // The state is then the first field (the line's 3rd); utime, stime, cutime and cstime the line's 14th to 17th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ms = (a: number, b: number) => (Number(fields[a]) + Number(fields[b])) * MS_PER_TICK;
+  return { state: fields[0]!, cpuMs: ms(11, 12), endedChildrenCpuMs: ms(13, 14) };
 }

@@ -3,7 +3,7 @@
 // was busy all along, was waiting for a busy machine, not stuck, so it gets the time again (a few
 // times at most). Reads /proc (Linux); elsewhere it is a plain timer.
 import fs from "node:fs";
-import { processStatFields, readMachine, saturatedSince } from "../busy-machine.js";
+import { processStat, readMachine, saturatedSince, type ProcessStat } from "../busy-machine.js";
 
 const EXTENSIONS = 3;
 
@@ -21,7 +21,7 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
   let timer: NodeJS.Timeout;
   const check = () => {
     const now = processCpu(pid());
-    const starved = (now && since && now.state === "R" && now.ms - since.ms < ms / 4) || saturatedSince(machine);
+    const starved = (now && since && now.state === "R" && now.cpuMs - since.cpuMs < ms / 4) || saturatedSince(machine);
     if (starved && extensions++ < EXTENSIONS) {
       since = now;
       machine = readMachine();
@@ -44,11 +44,9 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
   };
 }
 
-/** A process's scheduling state ("R" runnable, "S" sleeping, ...) and the CPU time it has used, or null. */
-function processCpu(pid: number | undefined): { state: string; ms: number } | null {
-  const fields = pid === undefined ? null : processStatFields(pid);
-  // utime and stime, the line's 14th and 15th fields, in ticks of 10 ms.
-  return fields && { state: fields[0]!, ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+/** The process's state and processor time, or null while it has no pid or cannot be read. */
+function processCpu(pid: number | undefined): ProcessStat | null {
+  return pid === undefined ? null : processStat(pid);
 }
 
 /** SIGKILLs `pids` and every process below them that is still their descendant (Linux), quietly. */

@@ -5,13 +5,12 @@
 import { execa } from "execa";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
-import { processStatFields } from "../../sandbox/busy-machine.js";
+import { processStat } from "../../sandbox/busy-machine.js";
 
 /** The processor seconds (user and system) of this process's children that have ended and been waited for, or null where /proc is not there. */
 export function endedChildrenSeconds(): number | null {
-  const fields = processStatFields("self");
-  // cutime and cstime, the line's 16th and 17th fields, in ticks of 1/100 s.
-  return fields && (Number(fields[13]) + Number(fields[14])) / 100;
+  const stat = processStat("self");
+  return stat && stat.endedChildrenCpuMs / 1000;
 }
 
 /** Runs `file args` to its end and returns its wall seconds and its processor seconds with its descendants' (null where not measured). */
