@@ -7,7 +7,7 @@ import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import { normaliseName } from "../../crash/describe.js";
 import { judgeRecord } from "../phase2/ledger.js";
-import { SessionFolder, checkSession, lastLine } from "./sessions.js";
+import { SessionFolder, checkSession, statusLine } from "./sessions.js";
 import { runsPicture } from "../phase2/runs-picture.js";
 import { TASK_STEPS } from "../../../lab/task.js";
 
@@ -44,7 +44,7 @@ export const killedSession: CheckDefinition = {
         if (verdict) {
           const record = folder.record();
           const killed = { step: last?.step ?? 0, at: "after" as const, words: `with SIGKILL at its change to the disk number ${at} of ${changes}, after step ${last?.step ?? 0}'s side effect` };
-          const line = lastLine(resumed.stdout);
+          const line = statusLine(resumed);
           ctx.draw(() => runsPicture("session", [{ killed }, line ? { printed: { line } } : {}], record, verdict));
         }
         return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;

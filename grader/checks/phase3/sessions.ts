@@ -29,7 +29,7 @@ export class SessionFolder {
   }
 
   /** Runs one session as a new process; `kill` has it killed for real at a chosen point. */
-  async run(maxSteps?: number, kill?: KillRule): Promise<ProcessOutcome & { command: string }> {
+  async run(maxSteps?: number, kill?: KillRule): Promise<Session> {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
     // Each session starts in an empty working folder of its own: only --checkpoint links them.
     const cwd = fs.mkdtempSync(path.join(this.root, "cwd-"));
@@ -43,8 +43,9 @@ export class SessionFolder {
       kill,
     });
     this.effects.push(...outcome.effects);
-    const shown = (text: string) => shownOutput(text, { cwd, root: this.root, pid: outcome.pid });
-    return { ...outcome, stdout: shown(outcome.stdout), stderr: shown(outcome.stderr), command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
+    // What it printed is judged as printed; only the story shows it normalised.
+    const show = (text: string) => shownOutput(text, { cwd, root: this.root, pid: outcome.pid });
+    return { ...outcome, show, command: `session --checkpoint task-checkpoint.json${maxSteps === undefined ? "" : ` --max-steps ${maxSteps}`}` };
   }
 
   /** The side effects performed so far, each named by the session (1, 2, ...) that performed it. */
@@ -59,36 +60,61 @@ export class SessionFolder {
   }
 }
 
+/** A session's outcome as the process left it, with how it ran and how its output is shown in a story. */
+export interface Session extends ProcessOutcome {
+  /** `session --checkpoint task-checkpoint.json --max-steps 4`, as a story names it. */
+  command: string;
+  /** What it printed as a story shows it: its paths and process id normalised (see shownOutput). */
+  show(text: string): string;
+}
+
 /**
  * Null when a session exited 0 and its last line of output is {"status", "nextStep"} as
- * expected after `stepsDone` steps; otherwise what it did instead.
+ * expected after `stepsDone` steps; otherwise what it did instead. The output is judged as the
+ * session printed it, never as a story shows it.
  */
-export function checkSession(o: ProcessOutcome & { command: string }, stepsDone: number): string | null {
+export function checkSession(o: Session, stepsDone: number): string | null {
   const status = stepsDone >= STEPS ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
   if (o.timedOut) {
-    const printed = lastLine(o.stdout);
+    const printed = statusLine(o);
     const after = printed ? `printed ${clip(printed)} but then` : "";
     return `\`${o.command}\` ${after} did not finish within ${formatSeconds(o.limits.processMs)} (is a timer, a server or an open handle keeping the process alive?)`.replace("  ", " ");
   }
-  const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
-  if (death) return `\`${o.command}\` ${death}`;
-  if (o.exitCode !== 0) return `\`${o.command}\` exited with code ${o.exitCode}${lastErrorLine(o.stderr) ? `: ${clip(lastErrorLine(o.stderr))}` : ""}`;
+  // What a session printed explains only a death: one that exited 0 may say anything.
+  if (o.signal || o.exitCode !== 0) {
+    const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
+    if (death) return `\`${o.command}\` ${death}`;
+    const said = lastErrorLine(o.show(o.stderr));
+    return `\`${o.command}\` exited with code ${o.exitCode}${said ? `: ${clip(said)}` : ""}`;
+  }
   const line = lastLine(o.stdout);
   let parsed: { status?: unknown; nextStep?: unknown } | null = null;
   try {
     parsed = JSON.parse(line);
   } catch {}
   if (!parsed || typeof parsed !== "object") {
-    return `\`${o.command}\` ${line ? `printed ${JSON.stringify(clip(line))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
+    const shown = statusLine(o);
+    if (lineCut(o)) return `\`${o.command}\` printed a last line longer than the ${o.limits.outputKiB} KiB of output the grader keeps, so it could not be read whole; expected a last line of JSON like ${expected}`;
+    return `\`${o.command}\` ${shown ? `printed ${JSON.stringify(clip(shown))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
   }
-  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(line)}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
+  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(statusLine(o))}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
   return null;
 }
 
 /** The last line a process printed, trimmed ("" when none): a session's status line. */
 export function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
+}
+
+/** A session's status line as a story shows it ("" when it printed nothing). */
+export function statusLine(o: Session): string {
+  return o.show(lastLine(o.stdout));
+}
+
+/** Whether the start of the session's last line is lost: the output kept is its tail, and holds no line break before that line. */
+function lineCut(o: Session): boolean {
+  return o.stdoutBytes > o.limits.outputKiB * 1024 && !o.stdout.trimEnd().includes("\n");
 }
 
 /**

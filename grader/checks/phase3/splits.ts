@@ -2,7 +2,7 @@
 // process, finish the task between them with each step run once, by the session it belongs to.
 import type { CheckContext } from "../../grading/context.js";
 import { STEPS, judgeRecord } from "../phase2/ledger.js";
-import { SessionFolder, checkSession, lastLine } from "./sessions.js";
+import { SessionFolder, checkSession, statusLine } from "./sessions.js";
 import { runsPicture, type RunTold } from "../phase2/runs-picture.js";
 
 /** Null when sessions with these budgets complete the task as they should; otherwise the story. */
@@ -21,7 +21,7 @@ export async function runSplit(ctx: CheckContext, budgets: number[]): Promise<st
     const outcome = await folder.run(budget);
     done = Math.min(STEPS, done + budget);
     const problem = checkSession(outcome, done);
-    const line = lastLine(outcome.stdout);
+    const line = statusLine(outcome);
     told.push({ budget, ...(line ? { printed: { line, ...(problem ? { wrong: true } : {}) } } : {}) });
     if (problem) return fail(`session ${i + 1}: ${problem}`);
   }

@@ -19,6 +19,8 @@ export interface ProcessOutcome {
   stderr: string;
   /** How many bytes it printed in all, on both streams. */
   printed: number;
+  /** How many bytes it printed on its standard output: more than `stdout` holds once its start was dropped. */
+  stdoutBytes: number;
   results: CallResult[] | null;
   /** The lab task's side effects, in order, as the process reported them on its channel. */
   effects: SideEffect[];
@@ -62,7 +64,7 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   const config: ProcessConfig = { ...rest, callMs: limits.callMs };
   // It starts in its scenario's folder, with nothing of the grader's in its environment.
   const child = Child.start({ hostFile, mode: "process", limits, lease, cwd: opts.root, home: path.join(opts.root, "cwd"), input: JSON.stringify(config) });
-  const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, results: null, effects: [], changes: null, torn: null, pid: null, limits };
+  const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, stdoutBytes: 0, results: null, effects: [], changes: null, torn: null, pid: null, limits };
   const kill = () => child.kill();
   signal?.addEventListener("abort", kill);
   const dog = child.watch(limits.processMs, () => {
@@ -88,7 +90,7 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   signal?.removeEventListener("abort", kill);
   const died = exitSignal(run.exitCode, run.signal);
   const stdout = child.stdout!;
-  Object.assign(outcome, { exitCode: died ? undefined : run.exitCode, signal: died, stdout: stdout.text(), stderr: child.stderr.text(), printed: stdout.total + child.stderr.total });
+  Object.assign(outcome, { exitCode: died ? undefined : run.exitCode, signal: died, stdout: stdout.text(), stderr: child.stderr.text(), printed: stdout.total + child.stderr.total, stdoutBytes: stdout.total });
   return outcome;
 }
 
