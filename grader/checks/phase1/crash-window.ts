@@ -28,8 +28,11 @@ export interface CrashWindow {
   call: string;
 }
 
-/** Records `atomicCheckpoint(next)` over `old`; returns its crash window, or why it could not. */
-export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[] = []): Promise<CrashWindow | string> {
+/**
+ * Records `atomicCheckpoint(next)` over `old`; returns its crash window, or why it could not. With
+ * `maxCuts`, the crash points inside writes are thinned to keep at most that many (every change to the disk stays).
+ */
+export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[] = [], { maxCuts }: { maxCuts?: number } = {}): Promise<CrashWindow | string> {
   const steps = old === NONE ? [write(next)] : [write(old), write(next)];
   const run = await box.run("checkpoint", { steps }, { record: true });
   for (const [i, r] of run.results.entries()) {
@@ -48,7 +51,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
     : `With the old checkpoint ${showState(old, 80)} on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`;
   const call = `atomicCheckpoint(path, ${showState(next, 80)})`;
-  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions), start, allowed, setting, call };
+  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, allowed, setting, call };
 }
 
 /**
@@ -69,4 +72,13 @@ export function windowPicture(w: CrashWindow, cut: Cut, disk: DiskEntry[]): Pict
     // The story is the verdict; a picture the model cannot draw is left out, never the failure's cause.
     return null;
   }
+}
+
+/** The simulated process id of the instance that made the last call in the trace: a restart may get the same one, as a container's PID 1 does. */
+export function crashedPid(trace: Trace): number | undefined {
+  for (let i = trace.entries.length - 1; i >= 0; i--) {
+    const e = trace.entries[i]!;
+    if (e.kind === "mark" && e.label.startsWith("pid:")) return Number(e.label.slice(4));
+  }
+  return undefined;
 }

@@ -1,12 +1,11 @@
 // phase1.stale-temp: whatever a crash inside atomicCheckpoint left behind (a temp file, a torn
 // one), the next process can write the same state again, then a new one, and load each back.
 import fc from "fast-check";
-import type { Trace } from "../../crash/model.js";
 import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
-import { NONE, crashStory, recordWindow, type OldState } from "./crash-window.js";
+import { NONE, crashStory, crashedPid, recordWindow, type OldState } from "./crash-window.js";
 import { normaliseName } from "../../crash/names.js";
 
 export const staleTemp: CheckDefinition = {
@@ -56,13 +55,4 @@ export const staleTemp: CheckDefinition = {
  */
 function tell(problem: string | null, before: string): string | null {
   return problem === null ? null : `${before}: ${problem.replace(/'([^'\n]+)'/g, (_, name: string) => `'${normaliseName(name)}'`)}`;
-}
-
-/** The simulated process id of the instance that made the last call in the trace. */
-function crashedPid(trace: Trace): number | undefined {
-  for (let i = trace.entries.length - 1; i >= 0; i--) {
-    const e = trace.entries[i]!;
-    if (e.kind === "mark" && e.label.startsWith("pid:")) return Number(e.label.slice(4));
-  }
-  return undefined;
 }
