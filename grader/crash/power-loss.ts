@@ -11,6 +11,7 @@
 //   unsynced entries the same way.
 // Each policy below is one way the unsynced parts went; together they cover those failures.
 import fs from "node:fs";
+import path from "node:path";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
 import { PowerModel } from "./power-model.js";
 import { type FileNode, onDisk, type PowerNode } from "./power-nodes.js";
@@ -24,9 +25,13 @@ export const POWER_POLICIES: readonly PowerPolicy[] = [
   { data: "kept", names: "lost" },
 ];
 
-/** The model after the trace's entries up to `cut` (a power cut lands between operations); all is durable before `settled`. */
-export function modelAt(trace: Trace, cut: Cut, settled = cut.power?.settled ?? 0): PowerModel {
+/**
+ * The model after the trace's entries up to `cut` (a power cut lands between operations); all is
+ * durable before `settled`. With `base`, the trace began on that disk (durable), not an empty one.
+ */
+export function modelAt(trace: Trace, cut: Cut, settled = cut.power?.settled ?? 0, base?: ReadonlyMap<string, PowerNode>): PowerModel {
   const model = new PowerModel();
+  if (base) model.seed(base);
   for (let i = 0; i < Math.min(cut.at, trace.entries.length); i++) {
     if (i === settled) model.settle();
     model.apply(trace.entries[i]!);
@@ -35,11 +40,18 @@ export function modelAt(trace: Trace, cut: Cut, settled = cut.power?.settled ?? 
   return model;
 }
 
-/** Writes into `root` (a fresh scenario folder) what a power cut at `cut` leaves under `policy`. */
+/**
+ * Writes into `root` what a power cut at `cut` leaves under `policy`. `root` is a fresh scenario
+ * folder, or the disk an earlier power cut left (the machine came back up on it, so all of it is
+ * durable), which the trace began on.
+ */
 export function powerReplay(trace: Trace, cut: Cut, policy: PowerPolicy, root: string): void {
   const real = (stored: string) => inScenario(root, stored);
+  const base = diskImage(root);
+  const image = powerImage(modelAt(trace, cut, undefined, base.size > 0 ? base : undefined), policy);
+  if (base.size > 0) for (const dir of SCENARIO_DIRS) for (const name of fs.readdirSync(real(`@/${dir}`))) fs.rmSync(real(`@/${dir}/${name}`), { recursive: true, force: true });
   const written = new Map<PowerNode, string>();
-  for (const [name, node] of powerImage(modelAt(trace, cut), policy)) {
+  for (const [name, node] of image) {
     if (name === "@") continue;
     const first = written.get(node);
     if (node.kind === "dir") fs.mkdirSync(real(name), { recursive: true });
@@ -74,4 +86,34 @@ function survivingData(node: FileNode, policy: PowerPolicy): Buffer {
   const data = onDisk(node);
   if (policy.data === "kept" || data.equals(node.synced)) return data;
   return data.subarray(0, Math.max(node.shortest, Math.floor(data.length / 2)));
+}
+
+/** The folders of a scenario whose content a power cut's disk is made of. */
+const SCENARIO_DIRS = ["work", "cwd", "tmp"];
+
+/** What the scenario folder `root` holds below its own folders, as powerImage gives a disk: each path ("@/work/a") and its node (one node for two links to one file). */
+export function diskImage(root: string): Map<string, PowerNode> {
+  const out = new Map<string, PowerNode>();
+  const byInode = new Map<number, PowerNode>();
+  const walk = (stored: string) => {
+    for (const name of fs.readdirSync(inScenario(root, stored)).sort()) {
+      const at = `${stored}/${name}`;
+      const real = inScenario(root, at);
+      const stat = fs.lstatSync(real);
+      if (stat.isDirectory()) {
+        out.set(at, { kind: "dir", entries: new Map(), durable: new Map(), lost: new Map() });
+        walk(at);
+      } else if (stat.isSymbolicLink()) {
+        const target = fs.readlinkSync(real);
+        const inside = path.isAbsolute(target) && target.startsWith(root + path.sep);
+        out.set(at, { kind: "symlink", target: inside ? `@/${path.relative(root, target)}` : target });
+      } else if (stat.isFile()) {
+        let node = byInode.get(stat.ino);
+        if (!node) byInode.set(stat.ino, (node = { kind: "file", data: fs.readFileSync(real), synced: Buffer.alloc(0), shortest: 0, fsynced: false }));
+        out.set(at, node);
+      }
+    }
+  };
+  for (const dir of SCENARIO_DIRS) if (fs.existsSync(inScenario(root, `@/${dir}`))) walk(`@/${dir}`);
+  return out;
 }

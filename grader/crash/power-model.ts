@@ -113,6 +113,27 @@ export class PowerModel {
     }
   }
 
+  /**
+   * Puts `image` in the model, all of it durable: the disk a trace began on when it was not an
+   * empty one (a process started after a power cut, on what the cut left). `image` is each path
+   * below the scenario folder and its node, as powerImage gives it; one node under two names is one
+   * file with two links.
+   */
+  seed(image: ReadonlyMap<string, PowerNode>): void {
+    const inodes = new Map<PowerNode, number>();
+    const depth = (name: string) => name.split("/").length;
+    for (const [name, node] of [...image].sort(([a], [b]) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
+      const place = this.parentOf(name);
+      if (!place) continue;
+      // The scenario's own folders are there from the start.
+      if (node.kind === "dir" && this.dir(this.dir(place.dir)!.entries.get(place.name) ?? -1)) continue;
+      let inode = inodes.get(node);
+      if (inode === undefined) inodes.set(node, (inode = this.make(node.kind === "file" ? { kind: "file", data: Buffer.from(node.data), synced: Buffer.alloc(0), shortest: 0, fsynced: false } : node.kind === "dir" ? newDir() : { ...node })));
+      this.setEntry(place.dir, place.name, inode);
+    }
+    this.settle();
+  }
+
   /** Makes everything durable, as a sync of the whole file system would. */
   settle(): void {
     for (const node of this.nodes.values()) {

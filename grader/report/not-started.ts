@@ -53,9 +53,15 @@ export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric
       if (found.has(d.id) || d.status !== "graded" || d.checks.length === 0 || d.checks.some((c) => c.status === "passed" || c.status === "error")) continue;
       const functions = new Set<string>();
       // A check that waits on one failing for the same reason: in a deliverable found already, or of its own that names such a function.
-      const named = (id: string) => notImplementedIn(d.checks.find((c) => c.id === id)?.message ?? "").length > 0;
-      const waitsOnNotStarted = (id: string) =>
-        (requires.get(id) ?? []).some((r) => r !== id && (deliverableOf.get(r) === d.id ? named(r) : found.has(deliverableOf.get(r) ?? "")));
+      const check = (id: string) => d.checks.find((c) => c.id === id);
+      const named = (id: string) => notImplementedIn(check(id)?.message ?? "").length > 0;
+      // A check of its own may itself wait on one that names it (crash-schedules on crash-safety, on round-trip).
+      const waitsOnNotStarted = (id: string, seen: Set<string> = new Set([id])): boolean =>
+        (requires.get(id) ?? []).some((r) => {
+          if (seen.has(r)) return false;
+          if (deliverableOf.get(r) !== d.id) return found.has(deliverableOf.get(r) ?? "");
+          return named(r) || (check(r)?.status === "blocked" && waitsOnNotStarted(r, seen.add(r)));
+        });
       const sameCause = d.checks.every((c) => {
         const named = notImplementedIn(c.message ?? "");
         named.forEach((f) => functions.add(f));

@@ -93,7 +93,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
         // Its own failure is told only when it is not the requirement's told again.
         const own = status === "failed" && meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message)) ? `\nIt also fails on its own:\n${meta.message}` : "";
-        message = `Scored only once ${unmet.join(" and ")} passes; fix that first.${own}`;
+        message = `Scored only once ${unmet.join(" and ")} ${unmet.length === 1 ? "passes; fix that" : "pass; fix those"} first.${own}`;
         if (!own) drawn = undefined;
         status = "blocked";
       }

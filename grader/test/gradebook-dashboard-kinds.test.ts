@@ -166,6 +166,7 @@ describe("a failure's kind", () => {
 
   test("a check that waits is one kind per check it waits on; one the grader could not run, per first line of its error", () => {
     expect(kindOf("Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nanything", undefined, "blocked").outcome).toBe("waits on phase1.round-trip");
+    expect(kindOf("Scored only once phase1.crash-safety and phase1.stale-temp pass; fix those first.", undefined, "blocked").outcome).toBe("waits on phase1.crash-safety and phase1.stale-temp");
     expect(kindOf("Scored only once phase1.round-trip passes; fix that first.", undefined, "blocked").key).toBe(kindOf("Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nother", undefined, "blocked").key);
     expect(kindOf("the grader could not run this check: ReferenceError: x is not defined\n    at f (file.ts:12:3)", undefined, "error").outcome).toBe("the grader could not run it: ReferenceError: x is not defined");
     expect(kindOf("", undefined, "failed").outcome).toBe("no story told");

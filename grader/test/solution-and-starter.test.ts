@@ -52,11 +52,12 @@ describe.concurrent("grading the repository's own targets", () => {
     const run = await grade("solution", ["--only", "power-loss"]);
     expect(run.exitCode).toBe(0);
     expect(run.report!.partial).toEqual({ only: ["power-loss"], maxScore: 100, maxBonus: 50 });
-    // Phase 1's two checks that power-loss builds on were graded, and only those.
-    expect(run.report!.deliverables.map((d) => [d.id, d.maxPoints, d.partial?.maxPoints])).toEqual([["phase1", 20, 35], ["power-loss", 10, undefined]]);
+    // Phase 1's checks that power-loss builds on were graded (crash-safety, crash-schedules, and what they build on), and only those.
+    expect(run.report!.deliverables.map((d) => [d.id, d.maxPoints, d.partial?.maxPoints])).toEqual([["phase1", 27, 35], ["power-loss", 10, undefined]]);
+    expect(run.report!.deliverables[0]!.checks.map((c) => c.id)).toEqual(["phase1.round-trip", "phase1.crash-safety", "phase1.stale-temp", "phase1.crash-schedules"]);
     expect(run.stdout).not.toMatch(/^Score /m);
-    expect(run.stdout).toContain("  20 of its 35 points were graded here\n");
-    expect(prose(run.stdout)).toMatch(/ Partial grade \(--only power-loss\): 20 of 100 core points and 10 of 50 bonus points graded here; earned 20 and 10; npm run grade -- --target solution gives the grade · /);
+    expect(run.stdout).toContain("  27 of its 35 points were graded here\n");
+    expect(prose(run.stdout)).toMatch(/ Partial grade \(--only power-loss\): 27 of 100 core points and 10 of 50 bonus points graded here; earned 27 and 10; npm run grade -- --target solution gives the grade · /);
   });
 
   test("the starter (the default target) earns 0, exits 1, and prints one line per deliverable saying what is not implemented", async () => {
@@ -69,7 +70,7 @@ describe.concurrent("grading the repository's own targets", () => {
     for (const c of checks) {
       expect(c.points).toBe(0);
       // A check built on another deliverable's check that failed is not run: it says which one.
-      expect(c.message).toMatch(c.status === "blocked" ? /^Scored only once \S+ passes; fix that first\./ : /not implemented yet/);
+      expect(c.message).toMatch(c.status === "blocked" ? /^Scored only once (\S+ passes; fix that|\S+( and \S+)+ pass; fix those) first\./ : /not implemented yet/);
       expect(c.message).not.toMatch(/ at .*\.(ts|js):\d+/); // no stack trace
     }
     expect(run.report!.deliverables.find((d) => d.id === "stretch-diff")?.checks.map((c) => c.id)).toEqual(["stretch-diff.first-step", "stretch-diff.paths", "stretch-diff.two-prompts"]);

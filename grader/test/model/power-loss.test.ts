@@ -17,6 +17,9 @@ import { DiskOracle } from "../support/power-oracle.js";
 
 const scratch = scratchFolder();
 
+/** Programs run one after the other on what a power cut left: an absolute link would name the folder it was made in. */
+const CHAINED: ProgramOptions = { absoluteSymlinks: false };
+
 /** Every kind of call the programs make: folder renames, symbolic links (absolute ones too), writes at a position through a descriptor opened to append, renames between two names of one file. */
 const HOLDS: ProgramOptions = {};
 
@@ -113,6 +116,36 @@ describe("power-loss images obey the fsync rules", () => {
       }
     },
     60,
+  );
+
+  propertyTest(
+    "a process started on the disk a power cut left: that disk is durable (a power cut before its first change leaves it as it was), and a power cut that keeps all leaves what a process crash there leaves",
+    [programs(CHAINED), programs(CHAINED), fc.nat(), fc.constantFrom(...POWER_POLICIES)],
+    (first, second, pick, policy) => {
+      const { trace: before } = recorded(first, CHAINED);
+      const cuts = cutsOf(before, 0);
+      const cut1 = { ...cuts[pick % cuts.length]!, power: { ...policy, settled: 0 } };
+      const onCut = (name: string) => {
+        const root = layScenario(scratch.fresh(name));
+        powerReplay(before, cut1, policy, root);
+        return root;
+      };
+      const rootB = onCut("second");
+      const rec = new ListingRecorder(rootB);
+      runProgram(recordingFs(rec).fs, path.join(rootB, "work"), second, CHAINED);
+      const trace = rec.trace();
+      for (const cut of cutsOf(trace, 0)) {
+        const root = onCut("again");
+        if (cut.at === 0) {
+          powerReplay(trace, cut, { data: "lost", names: "lost" }, root);
+          expect(listTree(root, { modes: false }), "a power cut before anything changed").toEqual(stripModes(rec.after(0)));
+        } else {
+          powerReplay(trace, cut, { data: "kept", names: "kept" }, root);
+          expect(listTree(root, { modes: false }), `cut at ${cut.at}`).toEqual(stripModes(rec.after(cut.at)));
+        }
+      }
+    },
+    40,
   );
 
   test("the properties' programs are not too easy: of 40 sample programs' cuts, more than 50 lose unsynced data under data lost and more than 60 lose unsynced entries under names lost", () => {

@@ -23,7 +23,7 @@ export function failureKind(check: Pick<CheckReport, "status" | "message" | "pic
   let outcome: string;
   let place = "";
   if (check.status === "blocked") {
-    outcome = `waits on ${/^Scored only once (.+?) passes/.exec(message)?.[1] ?? "another check"}`;
+    outcome = `waits on ${/^Scored only once (.+?) pass(?:es)?;/.exec(message)?.[1] ?? "another check"}`;
   } else if (check.status === "error") {
     const first = message.split("\n")[0]!.replace(/^the grader could not run this check: /, "");
     outcome = `the grader could not run it: ${plainWords(first) || "no reason given"}`;

@@ -1,0 +1,165 @@
+// What the checks of crashes in a row share (phase1.crash-schedules, and the power cuts of
+// power-loss.cut-while-recovering): the processes of a chain, each recorded on what the crashes
+// before it left; the states a load may return after each crash; the last process's calls and
+// their judgement; and the story, told process by process.
+//
+// What could be there: a killed write may or may not have taken effect, and a load that returned
+// fixes the state until the next write; a write that returned fixes its own. So the states allowed
+// are the last one a load returned or a write completed, and every state of a write killed since.
+import { chainedTrace, type Crashed } from "../../crash/chain.js";
+import { findMark } from "../../crash/cuts.js";
+import { describeCut, describeDisk } from "../../crash/describe.js";
+import type { Cut, DiskEntry, Trace } from "../../crash/model.js";
+import { describePolicy } from "../../crash/power-loss.js";
+import { checkLoad, checkWrite, describeResult, load, write, type Expected } from "../../grading/calls.js";
+import type { CheckContext } from "../../grading/context.js";
+import { crashPicture } from "../../grading/crash-picture.js";
+import { showState, type JsonState } from "../../grading/states.js";
+import type { CrashPoint } from "../../sandbox/messages/host.js";
+import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
+import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
+import type { CrashWindow } from "./crash-window.js";
+
+/** One process of a chain, recorded on what the crashes before it left. */
+export interface Recorded {
+  traceId: string;
+  trace: Trace;
+  /** Where its first call starts, where its atomicCheckpoint starts, and where that returned (its return mark). */
+  start: number;
+  writeStart: number;
+  writeEnd: number;
+  /** What its load returned in the recording (a crash after the load keeps it), when it loads first. */
+  loaded?: CallResult;
+  state: JsonState;
+  /** Its place in the story: process 2 is the first one killed (process 1 wrote the old checkpoint). */
+  number: number;
+}
+
+/** A crash in a chain: the process, where it was killed (or the power cut), and the states a load may return after it. */
+export interface Link {
+  process: Recorded;
+  cut: Cut;
+  allowed: Expected[];
+}
+
+/** A process after the first crash: whether it loads before it writes, and the state it writes. */
+export interface Restart {
+  loadsFirst: boolean;
+  state: JsonState;
+}
+
+/** Process 2: the write of a crash window, the first one killed. */
+export function firstProcess(w: CrashWindow, state: JsonState): Recorded {
+  return { traceId: w.traceId, trace: w.trace, start: w.start, writeStart: w.start, writeEnd: findMark(w.trace, "return:atomicCheckpoint", w.start) - 1, state, number: 2 };
+}
+
+/** The crash points of a chain so far, as the sandbox rebuilds them. */
+export function chainOf(links: readonly Link[]): CrashPoint[] {
+  return links.map((l) => ({ traceId: l.process.traceId, cut: l.cut }));
+}
+
+/** Records process `number` on what `links` left: it loads (when it loads first), then writes its state. */
+export async function recordRestart(box: Sandbox, links: readonly Link[], restart: Restart, number: number, pid: number | undefined): Promise<Recorded | string> {
+  const steps = restart.loadsFirst ? [load(), write(restart.state)] : [write(restart.state)];
+  const run = await box.run("checkpoint", { from: chainOf(links), steps, pid }, { record: true });
+  // What the load gave is judged with the crash that follows it (see allowedStates).
+  const loaded = restart.loadsFirst ? run.results[0]! : undefined;
+  const problem = checkWrite(run.results.at(-1)!, restart.state);
+  if (problem) return `Process ${number} ${loaded ? "loaded, then" : "then"}: ${problem}.`;
+  if (run.trace!.truncated) return `Process ${number} made more file-system calls than the grader records (${RECORD_LIMITS_TEXT}).`;
+  const trace = run.trace!;
+  const start = findMark(trace, `call:${restart.loadsFirst ? "loadCheckpoint" : "atomicCheckpoint"}`);
+  const writeStart = findMark(trace, "call:atomicCheckpoint");
+  return { traceId: run.traceId!, trace, start, writeStart, writeEnd: findMark(trace, "return:atomicCheckpoint", writeStart) - 1, loaded, state: restart.state, number };
+}
+
+/**
+ * The states a load may return after `r` was cut at `cut`, given those allowed before it: its
+ * load, once it returned, fixes one of them; its write, once begun, may have taken effect, and
+ * once returned, has. A string when its load returned a state that could not be there.
+ */
+export function allowedStates(r: Recorded, cut: Cut, before: Expected[]): Expected[] | string {
+  const writing = cut.at >= r.writeStart;
+  if (writing && cut.at > r.writeEnd) return [{ label: `the state process ${r.number} wrote`, state: r.state }];
+  let now = before;
+  if (writing && r.loaded) {
+    const problem = checkLoad(r.loaded, before);
+    if (problem) return `Process ${r.number} then: ${problem}.`;
+    now = before.filter((e) => checkLoad(r.loaded!, [e]) === null).map((e) => ({ ...e, label: `the state process ${r.number} loaded` }));
+  }
+  return writing ? [...now, { label: `the state process ${r.number} was writing`, state: r.state }] : now;
+}
+
+/** The last process: it loads, writes a state of its own, and loads that. */
+export function finalSteps(last: JsonState): ScenarioStep[] {
+  return [load(), write(last), load()];
+}
+
+/** Null when the last process (`number`) loaded an allowed state and wrote and loaded its own; otherwise what went wrong. */
+export function judgeLast(results: CallResult[], allowed: Expected[], last: JsonState, number: number): string | null {
+  const loaded = checkLoad(results[0]!, allowed);
+  if (loaded) return `Process ${number} then: ${loaded}.`;
+  const wrote = checkWrite(results[1]!, last);
+  if (wrote) return `Process ${number} loaded, then: ${wrote}.`;
+  const again = checkLoad(results[2]!, [{ label: "the state it had just written", state: last }]);
+  return again && `Process ${number} loaded, wrote ${showState(last, 60)}, then: ${again}.`;
+}
+
+/** "Process 1 wrote the old checkpoint X." or "There was no checkpoint yet." */
+export function settingLine(old: JsonState | undefined): string {
+  return old === undefined ? "There was no checkpoint yet." : `Process 1 wrote the old checkpoint ${showState(old, 60)}.`;
+}
+
+/** The story of a chain that failed at the last process (`problem`), with the picture of the last crash when it can be drawn. */
+export async function chainFailure(ctx: CheckContext, box: Sandbox, setting: string, links: Link[], problem: string): Promise<string> {
+  const state = await box.run("checkpoint", { from: chainOf(links), steps: [] }, { listDisk: true });
+  ctx.draw(() => chainPicture(links, state.disk!));
+  const after = links.at(-1)!.cut.power ? "the last power cut" : "the last crash";
+  return [setting, ...links.map(crashLine), `On disk after ${after}: ${describeDisk(state.disk!)}.`, problem].join("\n");
+}
+
+/** A story that ends before the last process ran: the crashes so far, then what went wrong. */
+export function tellChain(setting: string, links: Link[], problem: string): string {
+  return [setting, ...links.map(crashLine), problem].join("\n");
+}
+
+/** "Process 3 called loadCheckpoint, which returned X, then atomicCheckpoint(path, Y), and was killed right after ...". */
+function crashLine(link: Link): string {
+  const { process: r, cut } = link;
+  const inLoad = cut.at < r.writeStart;
+  const call = inLoad ? "loadCheckpoint" : "atomicCheckpoint";
+  const where = wherePut(r, cut, call);
+  if (inLoad) return `Process ${r.number} called loadCheckpoint and ${where}.`;
+  const writing = `atomicCheckpoint(path, ${showState(r.state, 60)})`;
+  if (!r.loaded) return `Process ${r.number} called ${writing} and ${where}.`;
+  const loaded = r.loaded.status === "returned" ? `loadCheckpoint, which returned ${r.loaded.value.preview},` : `loadCheckpoint (${describeResult("it", r.loaded)}),`;
+  return `Process ${r.number} called ${loaded} then ${writing}, and ${where}.`;
+}
+
+/** "was killed right after ...", or for a power cut "the power failed right after ... (unsynced data was lost, ...)". */
+function wherePut(r: Recorded, cut: Cut, call: string): string {
+  const from = call === "loadCheckpoint" ? r.start : r.writeStart;
+  if (!cut.power) return `was ${describeCut(r.trace, cut, from, call).replace(`as ${call} started`, "as it started")}`;
+  const where = cut.at > r.writeEnd
+    ? "the power failed after it returned"
+    : `was ${describeCut(r.trace, cut, from, call).replace(`as ${call} started`, "as it started").replace(/^killed/, "interrupted by a power cut")}`;
+  return `${where} (${describePolicy(cut.power)})`;
+}
+
+/** The last crash drawn as Phase 1 draws one: the calls of the call it fell in, and the folder before and after (process crashes only). */
+function chainPicture(links: Link[], disk: DiskEntry[]) {
+  const last = links.at(-1)!;
+  // A power cut leaves a disk that no trace's prefix holds: its picture would not match the folder listed.
+  if (links.some((l) => l.cut.power)) return null;
+  const before: Crashed[] = links.slice(0, -1).map((l) => ({ trace: l.process.trace, cut: l.cut }));
+  const { trace, offset } = chainedTrace(before, last.process.trace);
+  const inLoad = last.cut.at < last.process.writeStart;
+  const windowStart = offset + (inLoad ? last.process.start : last.process.writeStart);
+  const call = inLoad ? "loadCheckpoint(path)" : `atomicCheckpoint(path, ${showState(last.process.state, 80)})`;
+  try {
+    return crashPicture({ trace, cut: { ...last.cut, at: last.cut.at + offset }, windowStart, call, checkpoint: "@/work/checkpoint.json", disk });
+  } catch {
+    return null;
+  }
+}
