@@ -144,6 +144,8 @@ async function gradeCosts(work: string, runs: number) {
   let crashStates = 0;
   // Each deliverable's wall time in each full grade of the first mode (they run side by side).
   const byDeliverable: Record<string, number[]> = {};
+  // Each deliverable's crash states in a full grade (the same in every grade: it is deterministic).
+  const statesOf: Record<string, number> = {};
   // The processor time of each full grade of the first mode, every process of the grade included.
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -155,6 +157,7 @@ async function gradeCosts(work: string, runs: number) {
       crashStates = report.stats.crashStates;
       if (mode !== modes[0]) continue;
       for (const d of report.deliverables) (byDeliverable[d.id] ??= []).push((d.durationMs ?? 0) / 1000);
+      for (const d of report.deliverables) statesOf[d.id] = d.crashStates ?? 0;
       if (run.cpuSeconds !== null) cpu.push(run.cpuSeconds);
     }
   }
@@ -182,7 +185,7 @@ async function gradeCosts(work: string, runs: number) {
     line(`    HTML page, ${fixture}`, `${fmt(median(cost.ms), 1)} ms (${fmt((median(cost.ms) / 1000 / seconds) * 100, 2)}% of its ${fmt(seconds, 1)} s grade), ${pictures} pictures, ${fmt(cost.bytes / 1024, 1)} KiB`, cost.ms);
   }
   console.log("    each deliverable's wall time in it (they run side by side, so these add up to more):");
-  for (const [id, seconds] of Object.entries(byDeliverable)) line(`      ${id}`, `${fmt(median(seconds), 1)} s`, seconds);
+  for (const [id, seconds] of Object.entries(byDeliverable)) line(`      ${id}`, `${fmt(median(seconds), 1)} s, ${statesOf[id]} crash states`, seconds);
   // The student's loop: the verdict cache, warm, beside the cold grade just measured.
   const cache = await cacheCost(work, runs);
   line("(e) with the cache, unchanged", `${fmt(median(cache.unchanged), 2)} s, ${fmt(median(cache.unchanged) / median(grades), 3)}x the cold grade`, cache.unchanged);
@@ -191,11 +194,11 @@ async function gradeCosts(work: string, runs: number) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  return { grades, byUser, crashStates, byDeliverable, cpu, alone, html, drawn, cache };
+  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, html, drawn, cache };
 }
 
 /** What --json keeps of the full grades. */
-function gradeNumbers({ grades, byUser, crashStates, byDeliverable, cpu, alone, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
   return {
     gradeSeconds: median(grades),
     gradeCpuSeconds: cpu.length > 0 ? median(cpu) : null,
@@ -204,6 +207,7 @@ function gradeNumbers({ grades, byUser, crashStates, byDeliverable, cpu, alone, 
     gradeCrashStates: crashStates,
     cache: { unchangedSeconds: median(cache.unchanged), runnerChangedSeconds: median(cache.runnerChanged), ratioUnchanged: median(cache.unchanged) / median(grades), ratioRunnerChanged: median(cache.runnerChanged) / median(grades), runs: cache },
     deliverableSeconds: Object.fromEntries(Object.entries(byDeliverable).map(([id, s]) => [id, median(s)])),
+    deliverableCrashStates: statesOf,
     html: { ...Object.fromEntries(Object.entries(html).map(([name, cost]) => [name, { ms: median(cost.ms), bytes: cost.bytes, ofGrade: median(cost.ms) / 1000 / median(grades) }])), ...drawn },
   };
 }
