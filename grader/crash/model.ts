@@ -7,7 +7,8 @@
 /** An operation that changes, or may change, what is on disk. */
 export type FsOp =
   | { kind: "open"; path: string; flags: string | number; mode?: number; fd: number; api: string }
-  | { kind: "write"; fd: number; bytes: Uint8Array; position: number | null; api: string }
+  /** `flushIgnored`: the Node version whose writeFileSync made this write, was asked to flush, and made no fsync (sandbox/interposition/node-quirks.ts). */
+  | { kind: "write"; fd: number; bytes: Uint8Array; position: number | null; api: string; flushIgnored?: string }
   | { kind: "ftruncate"; fd: number; length: number; api: string }
   | { kind: "truncate"; path: string; length: number; api: string }
   /** `failed`: the disk said no (an injected I/O error): nothing was made durable, and the data it was to sync may be lost. */

@@ -12,6 +12,12 @@ type AnyFn = (...args: any[]) => any;
 /** The recorded synchronous calls, by name ("writeFileSync"). */
 export type SyncFs = Record<string, AnyFn>;
 
+/**
+ * What an asynchronous call runs where it is not its synchronous twin, by its name ("writeFile"):
+ * Node's writeFile and appendFile honour `flush` where writeFileSync's fast path does not.
+ */
+export type AsyncTwins = Partial<Record<string, AnyFn>>;
+
 /** Counts asynchronous operations a target started, so the host can wait for them to settle. */
 export class PendingOps {
   count = 0;
@@ -34,6 +40,9 @@ const TWINNED = [
   "fchown", "lchown", "utimes", "futimes", "lutimes",
 ] as const;
 
+/** fs.promises calls that take a path or a FileHandle, where their callback twins also take a descriptor. */
+const PATHS_ONLY = new Set(["writeFile", "appendFile"]);
+
 /** Runs `work` on a later turn of the event loop, counted as pending until it has run. */
 function later(pending: PendingOps, work: () => void): void {
   pending.count++;
@@ -44,10 +53,10 @@ function later(pending: PendingOps, work: () => void): void {
 }
 
 /** Callback versions of the recorded calls, and the streams, built on the recorded sync calls. */
-export function asyncVersions(sync: SyncFs, pending: PendingOps): Record<string, unknown> {
+export function asyncVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwins): Record<string, unknown> {
   const out: Record<string, AnyFn> = {};
   for (const name of TWINNED) {
-    const twin = sync[`${name}Sync`];
+    const twin = twins[name] ?? sync[`${name}Sync`];
     // A call this platform does not have (lchmod outside macOS): refused by name.
     if (!twin) {
       out[name] = refused(`fs.${name}`);
@@ -98,7 +107,7 @@ export function asyncVersions(sync: SyncFs, pending: PendingOps): Record<string,
 }
 
 /** `fs.promises` versions of the recorded calls, settled on a later turn of the event loop. */
-export function promiseVersions(sync: SyncFs, pending: PendingOps): Record<string, AnyFn> {
+export function promiseVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwins): Record<string, AnyFn> {
   const promised = <T>(work: () => T): Promise<T> =>
     new Promise((resolve, reject) =>
       later(pending, () => {
@@ -111,14 +120,18 @@ export function promiseVersions(sync: SyncFs, pending: PendingOps): Record<strin
     );
   const out: Record<string, AnyFn> = {};
   for (const name of TWINNED) {
-    const twin = sync[`${name}Sync`];
+    const twin = twins[name] ?? sync[`${name}Sync`];
     if (name === "open") continue;
     if (!twin) {
       out[name] = refused(`fs.promises.${name}`);
       continue;
     }
     // A FileHandle stands for its descriptor wherever fs.promises takes one (writeFile, appendFile).
-    out[name] = (...args: unknown[]) => promised(() => twin(...args.map((a) => (a instanceof RecordedFileHandle ? a.fd : a))));
+    out[name] = (...args: unknown[]) => {
+      // A bare descriptor is no path to fs.promises: Node's own rejects it before it touches the disk.
+      if (PATHS_ONLY.has(name) && typeof args[0] === "number") return (realFs.promises as unknown as Record<string, AnyFn>)[name]!(...args);
+      return promised(() => twin(...args.map((a) => (a instanceof RecordedFileHandle ? a.fd : a))));
+    };
   }
   out.open = (file: unknown, flags?: unknown, mode?: unknown) => promised(() => new RecordedFileHandle(sync.openSync!(file, flags ?? "r", mode), sync, promised));
   return out;
@@ -146,9 +159,10 @@ export class RecordedFileHandle {
     return this.promised(() => ({ bytesWritten: this.calls.writevSync!(this.descriptor, buffers, position), buffers }));
   }
 
-  /** Writes all of `data` from the current position, as Node's FileHandle.writeFile does. */
+  /** Writes all of `data` from the current position, as Node's FileHandle.writeFile does: it never reads `flush`, so it makes no fsync. */
   writeFile(data: unknown, options?: unknown): Promise<void> {
-    return this.promised(() => this.calls.writeFileSync!(this.descriptor, data, options));
+    const { flush: _, ...rest } = options && typeof options === "object" ? (options as { flush?: unknown }) : { encoding: options ?? undefined };
+    return this.promised(() => this.calls.writeFileSync!(this.descriptor, data, rest));
   }
 
   appendFile(data: unknown, options?: unknown): Promise<void> {

@@ -5,6 +5,7 @@ import realFs from "node:fs";
 import path from "node:path";
 import { exists, toPath, type CpOptions, type PathLike } from "./fs-arguments.js";
 import { isSystemError, systemError } from "./fs-errors.js";
+import { cpSyncReplacesExclusively } from "./node-quirks.js";
 import type { SyncFs } from "./recording-fs-async.js";
 
 /** A recorded mkdir of one folder; `recursive` when it is one step of a recursive mkdir, and `call` the path that mkdir was given. */
@@ -77,17 +78,24 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
     try {
       const stat = realFs.fstatSync(from);
       if (!excl && sameFile(stat, dest)) return openToWrite(dest);
-      fillCopy(from, stat, dest, excl);
+      const { O_WRONLY, O_CREAT, O_EXCL } = realFs.constants;
+      fillCopy(from, stat, dest, { flags: O_WRONLY | O_CREAT | (excl ? O_EXCL : 0), truncate: !excl });
     } finally {
       realFs.closeSync(from);
     }
   }
 
-  /** Writes the copy of the file open at `from`; one it could not finish is removed, as libuv removes it (a folder copied onto a file removes the file). */
-  function fillCopy(from: number, stat: realFs.Stats, dest: PathLike, excl: boolean): void {
+  /**
+   * Writes the copy of the file open at `from`, the destination opened with `flags` and `openMode`
+   * (else the source's mode); one it could not finish is removed, as libuv removes it (a folder
+   * copied onto a file removes the file). libuv opens without O_TRUNC and, unless exclusive,
+   * empties the destination with an ftruncate: a crash between the two leaves an existing one whole.
+   */
+  function fillCopy(from: number, stat: realFs.Stats, dest: PathLike, { flags, openMode, truncate = false }: { flags: number; openMode?: number; truncate?: boolean }): void {
     const perms = stat.mode & 0o7777;
-    const fd = sync.openSync!(dest, excl ? "wx" : "w", perms);
+    const fd = sync.openSync!(dest, flags, openMode ?? perms);
     try {
+      if (truncate) sync.ftruncateSync!(fd, 0);
       // libuv gives the copy the source's mode (an existing destination keeps its own through the
       // open). A fchmod that changes nothing stays out of the trace: its crash state would be the open's.
       if (!hasMode(realFs.fstatSync(fd), perms)) sync.fchmodSync!(fd, perms);
@@ -121,9 +129,21 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
       }
       if (there) sync.unlinkSync!(dest);
       if (stat.isSymbolicLink()) sync.symlinkSync!(realFs.readlinkSync(src), dest);
+      else if (there && cpSyncReplacesExclusively()) replaceCopy(src, dest);
       else copyFile(src, dest, opts.mode ?? 0);
     }
     if (opts.preserveTimestamps && !stat.isSymbolicLink()) sync.utimesSync!(dest, stat.atime, stat.mtime);
+  }
+
+  /** cpSync's copy onto the name of the file it just unlinked, on a Node whose cpSync does it with std::filesystem::copy_file (node-quirks.ts). */
+  function replaceCopy(src: string, dest: string): void {
+    const from = realFs.openSync(src, "r");
+    try {
+      const { O_WRONLY, O_CREAT, O_EXCL } = realFs.constants;
+      fillCopy(from, realFs.fstatSync(from), dest, { flags: O_WRONLY | O_CREAT | O_EXCL, openMode: 0o200 });
+    } finally {
+      realFs.closeSync(from);
+    }
   }
 
   return { mkdirp, copyFile, copyTree };

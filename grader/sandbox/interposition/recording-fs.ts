@@ -14,6 +14,7 @@ import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";
 import { exists, toAttrNumber, toBytes, toMode, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
 import { isSystemError, systemError } from "./fs-errors.js";
+import { flushIgnored } from "./node-quirks.js";
 import type { Recorder } from "./recorder.js";
 
 /** The letters and digits of a mkdtemp name, as libuv draws them. */
@@ -164,10 +165,10 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       refuseCreation(current()?.api || "linkSync", store(to), "link", to) ?? primitive({ kind: "link", from: store(from), to: store(to) }, () => realFs.linkSync(from, to)),
     ),
     writeFileSync: api("writeFileSync", (file: PathLike | number, data: any, options?: any) =>
-      writeWhole(file, data, options, "w"),
+      writeWhole(file, data, options, { flag: "w", fastPath: true }),
     ),
     appendFileSync: api("appendFileSync", (file: PathLike | number, data: any, options?: any) =>
-      writeWhole(file, data, options, "a"),
+      writeWhole(file, data, options, { flag: "a", fastPath: true }),
     ),
     copyFileSync: api("copyFileSync", (src: PathLike, dest: PathLike, mode = 0) => compound.copyFile(src, dest, mode)),
     cpSync: api("cpSync", (src: PathLike, dest: PathLike, options?: CpOptions) => compound.copyTree(toPath(src), toPath(dest), options ?? {})),
@@ -195,12 +196,13 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
   };
   const compound = compoundCalls(sync as SyncFs, makeFolder, look);
 
-  function writeBytes(fd: number, bytes: Uint8Array, position: number | null): number {
+  /** A recorded write; `flushIgnored` names the Node whose writeFileSync makes it and will skip the fsync it was asked for. */
+  function writeBytes(fd: number, bytes: Uint8Array, position: number | null, { flushIgnored }: { flushIgnored?: string } = {}): number {
     const id = fdOf(fd);
     if (id === undefined) return realFs.writeSync(fd, bytes, 0, bytes.byteLength, position);
     const rec = current()!;
     const copy = Buffer.from(bytes);
-    const op = { kind: "write", fd: id, bytes: copy, position, api: rec.api || "fs" } as const;
+    const op = { kind: "write", fd: id, bytes: copy, position, api: rec.api || "fs", ...(flushIgnored ? { flushIgnored } : {}) } as const;
     // The disk may say no: a short write, or a full disk.
     const fault = rec.faults?.write(op.api, rec.pathOf(id), copy.byteLength);
     if (fault && "error" in fault) throw fault.error;
@@ -233,20 +235,22 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return undefined;
   }
 
-  /** writeFileSync/appendFileSync as Node does them: open, write every byte, close. */
-  function writeWhole(file: PathLike | number, data: any, options: any, defaultFlag: string): void {
-    const opts = typeof options === "string" ? { encoding: options } : (options ?? {});
+  /**
+   * writeFile and appendFile as Node does them: open (unless given a descriptor), write every
+   * byte, fsync when asked to `flush` (unless this Node's `fastPath` of writeFileSync skips it), close.
+   */
+  function writeWhole(file: PathLike | number, data: any, options: any, { flag, fastPath }: { flag: string; fastPath: boolean }): void {
+    // No options are Node's defaults: the encoding "utf8".
+    const opts = typeof options === "string" ? { encoding: options } : (options ?? { encoding: "utf8" });
     const bytes = toBytes(data, opts.encoding);
-    if (typeof file === "number") {
-      for (let off = 0; off < bytes.byteLength; ) off += writeBytes(file, bytes.subarray(off), null);
-      return;
-    }
-    const fd = sync.openSync(file, opts.flag ?? defaultFlag, opts.mode ?? 0o666);
+    const skipped = opts.flush && fastPath && flushIgnored(data, opts.encoding);
+    const mark = skipped ? { flushIgnored: process.versions.node } : {};
+    const fd = typeof file === "number" ? file : sync.openSync(file, opts.flag ?? flag, opts.mode ?? 0o666);
     try {
-      for (let off = 0; off < bytes.byteLength; ) off += writeBytes(fd, bytes.subarray(off), null);
-      if (opts.flush) syncFd(fd, { data: false });
+      for (let off = 0; off < bytes.byteLength; ) off += writeBytes(fd, bytes.subarray(off), null, mark);
+      if (opts.flush && !skipped) syncFd(fd, { data: false });
     } finally {
-      sync.closeSync(fd);
+      if (fd !== file) sync.closeSync(fd);
     }
   }
 
@@ -285,7 +289,12 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return out;
   }
 
-  return assemble(current, sync as SyncFs, pending);
+  // fs.writeFile and fs.promises.writeFile have no fast path: `flush` always fsyncs. Told by the sync name, as before.
+  const twins = {
+    writeFile: api("writeFileSync", (file: PathLike | number, data: any, options?: any) => writeWhole(file, data, options, { flag: "w", fastPath: false })),
+    appendFile: api("appendFileSync", (file: PathLike | number, data: any, options?: any) => writeWhole(file, data, options, { flag: "a", fastPath: false })),
+  };
+  return assemble(current, sync as SyncFs, pending, twins);
 }
 
 /** Whether a mkdir of `dir` would make a folder: nothing is there, and a folder is above it. */

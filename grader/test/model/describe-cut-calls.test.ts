@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { describeCut } from "../../crash/describe.js";
 import type { Trace } from "../../crash/model.js";
 import { callRecorder, NEW, TMP } from "../support/describe-cut.js";
+import { cpSyncReplacesExclusively } from "../../sandbox/interposition/node-quirks.js";
 import { scratchFolder } from "../support/model-fs.js";
 
 const recordCalls = callRecorder(scratchFolder());
@@ -57,7 +58,8 @@ describe("a crash inside the target's own calls", () => {
       'killed in the middle of appendFileSync("log"): 5 of 13 bytes had reached the file',
       'killed right after appendFileSync wrote 13 bytes to "log"',
       'killed right after appendFileSync wrote 13 bytes to "log"',
-      'killed right after copyFileSync("backup.json") opened the file (flags "w")',
+      'killed right after copyFileSync("backup.json") opened the file (flags O_WRONLY|O_CREAT)',
+      'killed right after copyFileSync truncated "backup.json" to 0 bytes',
       'killed in the middle of copyFileSync("backup.json"): 5 of 40 bytes had reached the file',
       'killed right after copyFileSync wrote 40 bytes to "backup.json"',
       'killed right after copyFileSync wrote 40 bytes to "backup.json"',
@@ -87,6 +89,10 @@ describe("a crash inside the target's own calls", () => {
         fs.writeFileSync(w("sessions/1"), "");
       },
     );
+    // Node 22 and later copy onto the freed name as std::filesystem::copy_file does (node-quirks.ts).
+    const copyOpen = cpSyncReplacesExclusively()
+      ? ['killed right after cpSync("copy.json") opened the file (flags O_WRONLY|O_CREAT|O_EXCL)', 'killed right after cpSync("copy.json") changed its mode']
+      : ['killed right after cpSync("copy.json") opened the file (flags O_WRONLY|O_CREAT)', 'killed right after cpSync truncated "copy.json" to 0 bytes'];
     expect(told(trace, start).slice(2)).toEqual([
       'killed right after ftruncateSync truncated "checkpoint.json" to 0 bytes',
       'killed right after ftruncateSync truncated "checkpoint.json" to 0 bytes',
@@ -96,7 +102,7 @@ describe("a crash inside the target's own calls", () => {
       'killed right after symlinkSync("checkpoint.json", "current")',
       'killed right after chmodSync("checkpoint.json") changed its mode',
       'killed right after cpSync removed "copy.json"',
-      'killed right after cpSync("copy.json") opened the file (flags "w")',
+      ...copyOpen,
       'killed right after cpSync wrote 2 bytes to "copy.json"',
       'killed right after cpSync wrote 2 bytes to "copy.json"',
       'killed right after rmSync removed "sessions/1"',
