@@ -39,11 +39,24 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
   const before = modelAt(trace, { at: renameAt }, from);
   const node = before.nodeAt(rename.from);
   if (node?.kind === "file" && !node.data.equals(node.synced)) {
-    return `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
+    const unsynced = `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
+    const skippedBy = flushIgnoredOn(trace, from, renameAt, rename.from);
+    return skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced;
   }
   const after = modelAt(trace, { at: to }, from);
   if (!after.entryDurable(checkpoint)) {
     return `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive`;
+  }
+  return null;
+}
+
+/** The Node version whose writeFileSync wrote `file` between `from` and `to`, was asked to flush, and made no fsync; null if none did. */
+function flushIgnoredOn(trace: Trace, from: number, to: number, file: string): string | null {
+  const opensOfFile = new Set<number>();
+  for (let i = from; i < to; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "open" && e.path === file) opensOfFile.add(e.fd);
+    if (e.kind === "write" && e.flushIgnored && opensOfFile.has(e.fd)) return e.flushIgnored;
   }
   return null;
 }
