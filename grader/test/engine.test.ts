@@ -47,7 +47,7 @@ describe.concurrent("recording", () => {
     expect(kinds).toEqual([
       "mkdir:mkdirSync", "mkdir:mkdirSync", "open:openSync", "write:writeSync", "write:writevSync", "ftruncate:ftruncateSync",
       "fsync:fsyncSync", "fsync:fdatasyncSync", "close:closeSync", "open:appendFileSync", "write:appendFileSync", "close:appendFileSync",
-      "open:copyFileSync", "write:copyFileSync", "close:copyFileSync", "link:linkSync", "truncate:truncateSync",
+      "open:copyFileSync", "ftruncate:copyFileSync", "write:copyFileSync", "close:copyFileSync", "link:linkSync", "truncate:truncateSync",
       "open:writeFileSync", "write:writeFileSync", "close:writeFileSync", "unlink:unlinkSync", "rmdir:rmSync",
     ]);
     expect(replayedDisk).toEqual(disk);
