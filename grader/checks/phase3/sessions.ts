@@ -94,8 +94,8 @@ export function checkSession(o: Session, stepsDone: number): string | null {
     parsed = JSON.parse(line);
   } catch {}
   if (!parsed || typeof parsed !== "object") {
-    const shown = statusLine(o);
     if (lineCut(o)) return `\`${o.command}\` printed a last line longer than the ${o.limits.outputKiB} KiB of output the grader keeps, so it could not be read whole; expected a last line of JSON like ${expected}`;
+    const shown = statusLine(o);
     return `\`${o.command}\` ${shown ? `printed ${JSON.stringify(clip(shown))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
   }
   if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(statusLine(o))}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
@@ -103,7 +103,7 @@ export function checkSession(o: Session, stepsDone: number): string | null {
 }
 
 /** The last line a process printed, trimmed ("" when none): a session's status line. */
-export function lastLine(text: string): string {
+function lastLine(text: string): string {
   return text.trimEnd().split("\n").at(-1)?.trim() ?? "";
 }
 
