@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
-import { PowerModel } from "./power-model.js";
+import { PowerModel, SCENARIO_DIRS } from "./power-model.js";
 import { type FileNode, onDisk, type PowerNode } from "./power-nodes.js";
 import { inScenario } from "./trace.js";
 
@@ -87,9 +87,6 @@ function survivingData(node: FileNode, policy: PowerPolicy): Buffer {
   if (policy.data === "kept" || data.equals(node.synced)) return data;
   return data.subarray(0, Math.max(node.shortest, Math.floor(data.length / 2)));
 }
-
-/** The folders of a scenario whose content a power cut's disk is made of. */
-const SCENARIO_DIRS = ["work", "cwd", "tmp"];
 
 /** What the scenario folder `root` holds below its own folders, as powerImage gives a disk: each path ("@/work/a") and its node (one node for two links to one file). */
 export function diskImage(root: string): Map<string, PowerNode> {

@@ -12,7 +12,7 @@ import { displayPath } from "./trace.js";
 import { type DirNode, type FileNode, loseFolderChanges, loseUnsynced, newDir, onDisk, type PowerNode, reachingDisk, resize, resizeMask, syncFile, syncFolder } from "./power-nodes.js";
 
 /** The folders every scenario starts with, durable from the start. */
-const SCENARIO_DIRS = ["work", "cwd", "tmp"];
+export const SCENARIO_DIRS = ["work", "cwd", "tmp"];
 const ROOT = 1;
 /** Links followed in one path at most before it counts as missing (ELOOP). */
 const MAX_LINKS = 40;
