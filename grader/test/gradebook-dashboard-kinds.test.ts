@@ -95,14 +95,15 @@ describe("a failure's kind", () => {
   const emptied = { "checkpoint.json": "empty" } as const;
   const writeFileInPlace = calls(['writeFileSync("checkpoint.json"): open', 'writeFileSync("checkpoint.json")|10', 'writeFileSync("checkpoint.json"): close'], { afterOps: 1, how: "killed" }, emptied);
   const openInPlace = calls(['openSync("checkpoint.json")', 'writeSync("checkpoint.json")|10', 'closeSync("checkpoint.json")'], { afterOps: 1, how: "killed" }, emptied);
-  const copied = calls(['writeFileSync("checkpoint.json.tmp"): open', 'writeFileSync("checkpoint.json.tmp")|10', 'writeFileSync("checkpoint.json.tmp"): close', 'copyFileSync("checkpoint.json"): open', 'copyFileSync("checkpoint.json"): write|10'], { afterOps: 4, how: "killed" }, { "checkpoint.json": "empty", "checkpoint.json.tmp": "new" });
+  // copyFileSync opens the checkpoint as it is, then truncates it.
+  const copied = calls(['writeFileSync("checkpoint.json.tmp"): open', 'writeFileSync("checkpoint.json.tmp")|10', 'writeFileSync("checkpoint.json.tmp"): close', 'copyFileSync("checkpoint.json"): open', 'copyFileSync("checkpoint.json"): ftruncate', 'copyFileSync("checkpoint.json"): write|10'], { afterOps: 5, how: "killed" }, { "checkpoint.json": "empty", "checkpoint.json.tmp": "new" });
   // `cp` killed inside its write before any byte: the same place as right after its open.
   const cp = calls(['writeFileSync("checkpoint.json.*.tmp"): open', 'writeFileSync("checkpoint.json.*.tmp")|10', 'writeFileSync("checkpoint.json.*.tmp"): close', '`cp checkpoint.json.*.tmp checkpoint.json`: open "checkpoint.json"', '`cp checkpoint.json.*.tmp checkpoint.json`: write "checkpoint.json"|10'], { afterOps: 4, written: 0, how: "killed" }, { "checkpoint.json": "empty", "checkpoint.json.*.tmp": "new" });
   const threw = CRASH_STORY('right after it opened the file (flags "w")', "checkpoint.json (0 bytes)", "threw SyntaxError: Unexpected end of JSON input");
 
-  test("a crash is placed by the kind of call it followed and the file it touched, whatever the API, and by what the checkpoint held after", () => {
+  test("a crash is placed by the kind of call it followed and the file it touched, whatever the API (an open or a truncation that empties the checkpoint is one place), and by what the checkpoint held after", () => {
     const kinds = [writeFileInPlace, openInPlace, copied, cp].map((p) => kindOf(threw, p));
-    expect(kinds[0]).toEqual({ key: expect.any(String), outcome: "loadCheckpoint threw SyntaxError", place: "killed right after open of checkpoint.json; checkpoint.json left empty" });
+    expect(kinds[0]).toEqual({ key: expect.any(String), outcome: "loadCheckpoint threw SyntaxError", place: "killed right after checkpoint.json was emptied; checkpoint.json left empty" });
     expect(new Set(kinds.map((k) => k.key)).size).toBe(1);
   });
 
@@ -112,7 +113,7 @@ describe("a failure's kind", () => {
     const torn = calls(['openSync("checkpoint.json")', 'writeSync("checkpoint.json")|10'], { afterOps: 1, written: 4, how: "killed" }, { "checkpoint.json": "torn" });
     const places = [writeFileInPlace, tempOpened, unlinked, torn].map((p) => kindOf(threw, p).place);
     expect(places).toEqual([
-      "killed right after open of checkpoint.json; checkpoint.json left empty",
+      "killed right after checkpoint.json was emptied; checkpoint.json left empty",
       "killed right after open of another file; checkpoint.json left old",
       "killed right after unlink of checkpoint.json; checkpoint.json gone",
       "killed inside write to checkpoint.json; checkpoint.json left torn",

@@ -43,7 +43,7 @@ describe("the class dashboard of a real batch", () => {
   test("two submissions with one bug in different styles group together; another bug with the same error does not", () => {
     const groups = (id: string) => checksAcross(rows).find((c) => c.id === id)!.groups.map((g) => ({ outcome: g.kind.outcome, place: g.kind.place, students: g.students.map((s) => s.submission).sort() }));
     expect(groups("phase1.crash-safety")).toEqual([
-      { outcome: "loadCheckpoint threw SyntaxError", place: "killed right after open of checkpoint.json; checkpoint.json left empty", students: ["copy-instead-of-rename", "write-in-place"] },
+      { outcome: "loadCheckpoint threw SyntaxError", place: "killed right after checkpoint.json was emptied; checkpoint.json left empty", students: ["copy-instead-of-rename", "write-in-place"] },
       { outcome: "loadCheckpoint threw SyntaxError", place: "killed right after open of another file; checkpoint.json left old", students: ["load-prefers-temp"] },
     ]);
     expect(groups("phase1.stale-temp")).toEqual([{ outcome: "atomicCheckpoint threw Error (EEXIST)", place: "killed right after open of another file; checkpoint.json left old", students: ["counter-temp-name", "exclusive-temp"] }]);

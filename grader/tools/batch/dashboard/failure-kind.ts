@@ -13,7 +13,7 @@ export interface FailureKind {
   key: string;
   /** What went wrong: "loadCheckpoint threw SyntaxError", "waits on phase1.round-trip". */
   outcome: string;
-  /** Where, when a picture says: "killed right after open of checkpoint.json; checkpoint.json left empty"; else "". */
+  /** Where, when a picture says: "killed right after checkpoint.json was emptied; checkpoint.json left empty"; else "". */
   place: string;
 }
 

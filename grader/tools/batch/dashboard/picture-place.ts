@@ -2,8 +2,9 @@
 // story: the same place for two students with the same bug, whatever their code's style. A crash
 // inside a call is placed by the kind of file-system call it followed and the file that call
 // touched ("after open of checkpoint.json"), not by its number (a student who writes a temp
-// first has more calls before it) nor by the API (writeFileSync, openSync, copyFileSync and `cp`
-// all open the checkpoint), and by what the checkpoint held after it. A run is placed by where
+// first has more calls before it) nor by the API (writeFileSync, openSync and `cp` all open the
+// checkpoint; an open or a truncation that empties it is one place), and by what the checkpoint
+// held after it. A run is placed by where
 // its last kill fell, not at which step nor after how many kills (fast-check chooses those);
 // writers by what went wrong and the call it followed; a diff by where the answer points
 // relative to the first divergence.
@@ -44,9 +45,17 @@ function callsPlace(picture: CallsPicture, lead: string): string {
   if (how === "power cut") return `power cut: ${lowerFirst(plainWords(lead).replace(/\.$/, ""))}; ${left}`;
   if (how === "fault") return `${fault ?? "a fault"} at ${opWords(picture.ops[afterOps])}; ${left}`;
   // A cut inside a write that wrote nothing is a cut right after the call before it.
-  const at = written ? `killed inside ${opWords(picture.ops[afterOps])}` : afterOps === 0 ? "killed before its first file-system call" : `killed right after ${opWords(lastOpBefore(picture, afterOps))}`;
-  return `${at}; ${left}`;
+  if (written) return `killed inside ${opWords(picture.ops[afterOps])}; ${left}`;
+  if (afterOps === 0) return `killed before its first file-system call; ${left}`;
+  const before = opParts(lastOpBefore(picture, afterOps));
+  // An open that empties the checkpoint and a truncation of it are one place: writeFileSync opens
+  // with O_TRUNC, copyFileSync (and cpSync through it) opens and then truncates.
+  if (before.where === CHECKPOINT_NAME && checkpoint?.holds === "empty" && EMPTYING.includes(before.kind)) return `killed right after ${CHECKPOINT_NAME} was emptied; ${left}`;
+  return `killed right after ${before.kind} ${before.kind === "write" ? "to" : "of"} ${before.where}; ${left}`;
 }
+
+/** The kinds of call that can leave a file empty as they return. */
+const EMPTYING = ["open", "ftruncate", "truncate"];
 
 /** "The data of ..." as "the data of ...", to follow a colon. */
 function lowerFirst(text: string): string {
@@ -61,12 +70,18 @@ function lastOpBefore(picture: CallsPicture, afterOps: number): CallsPicture["op
 /** A file-system call as its kind and the file it touched (for a rename, the file it renamed onto): "open of checkpoint.json", "fsync of the folder", "write to another file". */
 export function opWords(op: CallsPicture["ops"][number] | undefined): string {
   if (!op || !op.what) return "a call";
+  const { kind, where } = opParts(op);
+  return `${kind} ${kind === "write" ? "to" : "of"} ${where}`;
+}
+
+/** A file-system call's kind ("open") and the file it touched, by its role ("checkpoint.json", "the folder", "another file"). */
+function opParts(op: CallsPicture["ops"][number] | undefined): { kind: string; where: string } {
+  if (!op || !op.what) return { kind: "call", where: "a file" };
   const command = /^`[^`]*`: (\w+) "((?:[^"\\]|\\.)*)"/.exec(op.what);
   const call = /^(\w+)\((.*)\)(?:: (\w+))?$/.exec(op.what);
   const kind = command ? command[1]! : (call?.[3] ?? OP_KINDS.find((k) => call?.[1]!.toLowerCase().startsWith(k)) ?? call?.[1] ?? "call");
   const files = command ? [command[2]!] : [...(call?.[2] ?? "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
-  const where = call?.[2] === "the folder" ? "the folder" : fileRole(files.at(-1));
-  return `${kind} ${kind === "write" ? "to" : "of"} ${where}`;
+  return { kind, where: call?.[2] === "the folder" ? "the folder" : fileRole(files.at(-1)) };
 }
 
 /** The checkpoint by its name, the scenario's folder as "the folder", any other file (a temp, a copy) as "another file". */
