@@ -5,7 +5,7 @@ import realFs from "node:fs";
 import path from "node:path";
 import { exists, toPath, type CpOptions, type PathLike } from "./fs-arguments.js";
 import { isSystemError, systemError } from "./fs-errors.js";
-import { cpSyncReplacesExclusively } from "./node-quirks.js";
+import { cpSyncCopiesFolderNatively, cpSyncGivesFolderMode, cpSyncReplacesExclusively } from "./node-quirks.js";
 import type { SyncFs } from "./recording-fs-async.js";
 
 /** A recorded mkdir of one folder; `recursive` when it is one step of a recursive mkdir, and `call` the path that mkdir was given. */
@@ -109,8 +109,8 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
     sync.closeSync!(fd);
   }
 
-  /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first. */
-  function copyTree(src: string, dest: string, opts: CpOptions): void {
+  /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first (in a folder Node copies in C++, written over). */
+  function copyTree(src: string, dest: string, opts: CpOptions, inNativeFolder = false): void {
     if (opts.filter && !opts.filter(src, dest)) return;
     look(src, "whole");
     look(dest, "entry");
@@ -119,28 +119,37 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
     if (stat.isDirectory()) {
       if (!opts.recursive) throw Object.assign(new Error(`Recursive option is required to copy a directory: cp returned EISDIR (${src} is a directory (not copied))`), { code: "ERR_FS_EISDIR" });
       if (!there) sync.mkdirSync!(dest, { recursive: true });
-      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts);
-      // Node's cpSync gives a folder it made its source's mode once it is filled (setDestMode).
-      if (!there && !hasMode(realFs.statSync(dest), stat.mode & 0o7777)) sync.chmodSync!(dest, stat.mode & 0o7777);
+      const native = cpSyncCopiesFolderNatively(opts.filter !== undefined);
+      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts, native);
+      // Node's cpSync gives a folder it made its source's mode once it is filled, where node-quirks.ts says it does.
+      const perms = stat.mode & 0o7777;
+      if (!there && cpSyncGivesFolderMode(opts.filter !== undefined) && !hasMode(realFs.statSync(dest), perms)) sync.chmodSync!(dest, perms);
     } else {
       if (there && opts.force === false) {
         if (opts.errorOnExist) throw Object.assign(new Error(`Target already exists: cp returned EEXIST (${dest} already exists)`), { code: "ERR_FS_CP_EEXIST" });
         return;
       }
-      if (there) sync.unlinkSync!(dest);
-      if (stat.isSymbolicLink()) sync.symlinkSync!(realFs.readlinkSync(src), dest);
-      else if (there && cpSyncReplacesExclusively()) replaceCopy(src, dest);
-      else copyFile(src, dest, opts.mode ?? 0);
+      // In Node's C++ folder copy a file already there is emptied and written over, not unlinked.
+      if (inNativeFolder && !stat.isSymbolicLink()) stdCopy(src, dest, { exclusive: false });
+      else {
+        if (there) sync.unlinkSync!(dest);
+        if (stat.isSymbolicLink()) sync.symlinkSync!(realFs.readlinkSync(src), dest);
+        else if (there && cpSyncReplacesExclusively()) stdCopy(src, dest, { exclusive: true });
+        else copyFile(src, dest, opts.mode ?? 0);
+      }
     }
     if (opts.preserveTimestamps && !stat.isSymbolicLink()) sync.utimesSync!(dest, stat.atime, stat.mtime);
   }
 
-  /** cpSync's copy onto the name of the file it just unlinked, on a Node whose cpSync does it with std::filesystem::copy_file (node-quirks.ts). */
-  function replaceCopy(src: string, dest: string): void {
+  /**
+   * A copy as std::filesystem::copy_file makes it, on the Nodes whose cpSync uses it (node-quirks.ts):
+   * exclusive onto the name of the file cpSync just unlinked, or over whatever is there (O_TRUNC).
+   */
+  function stdCopy(src: string, dest: string, { exclusive }: { exclusive: boolean }): void {
     const from = realFs.openSync(src, "r");
     try {
-      const { O_WRONLY, O_CREAT, O_EXCL } = realFs.constants;
-      fillCopy(from, realFs.fstatSync(from), dest, { flags: O_WRONLY | O_CREAT | O_EXCL, openMode: 0o200 });
+      const { O_WRONLY, O_CREAT, O_EXCL, O_TRUNC } = realFs.constants;
+      fillCopy(from, realFs.fstatSync(from), dest, { flags: O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), openMode: 0o200 });
     } finally {
       realFs.closeSync(from);
     }

@@ -14,7 +14,7 @@ import { compoundCalls } from "./recording-fs-compound.js";
 import { assemble } from "./recording-fs-module.js";
 import { exists, toAttrNumber, toBytes, toMode, toPath, writeArgs, type CpOptions, type PathLike } from "./fs-arguments.js";
 import { isSystemError, systemError } from "./fs-errors.js";
-import { flushIgnored } from "./node-quirks.js";
+import { flushIgnored, rmForceForgivesNotDir } from "./node-quirks.js";
 import type { Recorder } from "./recorder.js";
 
 /** The letters and digits of a mkdtemp name, as libuv draws them. */
@@ -179,7 +179,8 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
       try {
         stat = realFs.lstatSync(p);
       } catch (error) {
-        if (options?.force && (error as NodeJS.ErrnoException).code === "ENOENT") return;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (options?.force && (code === "ENOENT" || (code === "ENOTDIR" && options.recursive && rmForceForgivesNotDir()))) return;
         throw error;
       }
       try {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { replay } from "../../crash/replay.js";
 import { DiskFaults } from "../../sandbox/interposition/disk-faults.js";
+import { cpSyncGivesFolderMode } from "../../sandbox/interposition/node-quirks.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { layScenario, listTree, recordingFs, scratchFolder } from "../support/model-fs.js";
 
@@ -114,13 +115,18 @@ test("copyFileSync of a folder throws copyfile's EISDIR and removes the file it 
   expect(r.replayedDisk).toEqual(r.nodeDisk);
 });
 
-test("cpSync gives a folder it makes, and the files in it, their sources' permission bits, as Node's does", () => {
+test.each([false, true])("cpSync gives a folder it makes, and the files in it, their sources' permission bits where node-quirks.ts says it does, as Node's does (filter: %s)", (filtered) => {
+  const filter = filtered ? { filter: () => true } : {};
   const r = bothWays((fs, at) => [
     () => fs.mkdirSync(at("private"), { mode: 0o700 }),
     () => fs.writeFileSync(at("private/key"), "k", { mode: 0o600 }),
-    () => fs.cpSync(at("private"), at("copy"), { recursive: true }),
+    () => fs.mkdirSync(at("copy")),
+    () => fs.writeFileSync(at("copy/key"), "old key"),
+    () => fs.cpSync(at("private"), at("copy/inner"), { recursive: true, ...filter }),
+    () => fs.cpSync(at("private"), at("copy"), { recursive: true, ...filter }),
   ]);
-  expect(r.nodeDisk).toMatchObject({ copy: "dir 700", "copy/key": 'file 600 "k"' });
+  const folderMode = cpSyncGivesFolderMode(filtered) ? "700" : (0o777 & ~process.umask()).toString(8);
+  expect(r.nodeDisk).toMatchObject({ "copy/inner": `dir ${folderMode}`, "copy/inner/key": 'file 600 "k"', "copy/key": 'file 600 "k"' });
   expect(r.recorded).toEqual(r.node);
   expect(r.replayedDisk).toEqual(r.nodeDisk);
 });

@@ -25,12 +25,13 @@ export type Case =
   | { call: "FileHandle.writeFile"; existing: boolean; openFlag: "w" | "a" | "r+"; data: Data; options: WriteOptions }
   | { call: "copyFileSync"; existing: boolean; excl: boolean; size: number }
   | { call: "cpSync"; existing: boolean; force?: boolean; errorOnExist?: boolean; size: number }
+  | { call: "cpSync folder"; existing: boolean; filtered: boolean }
   | { call: "createWriteStream"; existing: boolean; chunks: Data[]; flush?: boolean; flags?: "w" | "a" | "r+"; start?: number }
   | { call: "writeSync"; openFlag: "w" | "a" | "r+" | "a+"; data: Data; encoding?: "utf8" | "latin1" | "hex"; offset?: number; position: number | null }
   | { call: "writevSync"; openFlag: "w" | "a" | "r+"; parts: number; position: number | null }
   | { call: "truncateSync" | "ftruncateSync"; length: number }
   | { call: "mkdirSync"; depth: number; existingDepth: number; mode?: number }
-  | { call: "rmSync"; what: "file" | "tree"; force?: boolean }
+  | { call: "rmSync"; what: "file" | "tree" | "under a file"; force?: boolean }
   | { call: "mkdtempSync" }
   | { call: "renameSync"; existing: boolean }
   | { call: "unlinkSync" };
@@ -54,12 +55,13 @@ const arbitraries: fc.Arbitrary<Case>[] = [
   fc.record({ call: fc.constant("FileHandle.writeFile"), existing: fc.boolean(), openFlag: fc.constantFrom("w", "a", "r+"), data, options: writeOptions }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("copyFileSync"), existing: fc.boolean(), excl: fc.boolean(), size: fc.constantFrom(0, 5, 70_000) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("cpSync"), existing: fc.boolean(), force: maybe(fc.boolean()), errorOnExist: maybe(fc.boolean()), size: fc.constantFrom(0, 5, 70_000) }) as fc.Arbitrary<Case>,
+  fc.record({ call: fc.constant("cpSync folder"), existing: fc.boolean(), filtered: fc.boolean() }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("createWriteStream"), existing: fc.boolean(), chunks: fc.array(data, { minLength: 0, maxLength: 3 }), flush: maybe(fc.boolean()), flags: maybe(fc.constantFrom("w", "a", "r+")), start: maybe(fc.constantFrom(0, 3)) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("writeSync"), openFlag: fc.constantFrom("w", "a", "r+", "a+"), data, encoding: maybe(fc.constantFrom("utf8", "latin1", "hex")), offset: maybe(fc.constantFrom(0, 2)), position: fc.constantFrom(null, 0, 4) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("writevSync"), openFlag: fc.constantFrom("w", "a", "r+"), parts: fc.integer({ min: 1, max: 4 }), position: fc.constantFrom(null, 0, 4) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constantFrom("truncateSync", "ftruncateSync"), length: fc.constantFrom(0, 3, 20) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("mkdirSync"), depth: fc.integer({ min: 1, max: 3 }), existingDepth: fc.integer({ min: 0, max: 3 }), mode: maybe(fc.constantFrom(0o700, 0o755)) }) as fc.Arbitrary<Case>,
-  fc.record({ call: fc.constant("rmSync"), what: fc.constantFrom("file", "tree"), force: maybe(fc.boolean()) }) as fc.Arbitrary<Case>,
+  fc.record({ call: fc.constant("rmSync"), what: fc.constantFrom("file", "tree", "under a file"), force: maybe(fc.boolean()) }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("mkdtempSync") }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("renameSync"), existing: fc.boolean() }) as fc.Arbitrary<Case>,
   fc.record({ call: fc.constant("unlinkSync") }) as fc.Arbitrary<Case>,

@@ -76,8 +76,10 @@ function rawOf(op: FsOp, rec: Recorder): RawOp[] {
       return [{ kind: op.kind, path: local(op.path) }];
     case "mkdir":
       return [{ kind: "mkdir", path: local(op.path), mode: op.mode }];
+    case "attr":
+      return op.call === "chmodSync" && op.path ? [{ kind: "chmod", path: local(op.path), mode: op.args[0]! }] : [];
     default:
-      return []; // close, attributes, links: not compared (see meaning.ts)
+      return []; // close, other attributes, links: not compared (see meaning.ts)
   }
 }
 

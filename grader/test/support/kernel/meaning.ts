@@ -11,7 +11,8 @@ export type RawOp =
   | { kind: "truncate"; path: string; length: number; fd?: string }
   | { kind: "rename"; from: string; to: string }
   | { kind: "unlink" | "rmdir"; path: string }
-  | { kind: "mkdir"; path: string; mode?: number };
+  | { kind: "mkdir"; path: string; mode?: number }
+  | { kind: "chmod"; path: string; mode: number };
 
 /** Flags that change nothing on the disk or in the crash model: who inherits the descriptor, how it waits, how a path is followed. */
 const NOISE = c.O_NOCTTY | c.O_NONBLOCK | c.O_NOFOLLOW | c.O_DIRECTORY | 0o2000000 /* O_CLOEXEC */ | 0o100000 /* O_LARGEFILE */;
@@ -43,12 +44,17 @@ export function numericFlags(flags: string | number): number {
  *   is an open r+, an ftruncate and a close in Node.
  * - A mode is kept as the permission bits; a missing one is Node's default (0o666, folders 0o777).
  * - A folder removed by unlinkat(AT_REMOVEDIR) or by rmdir is one rmdir.
+ * - A path chmod counts only on a folder the call made (cpSync's mode for it); on a file the
+ *   recorder leaves out the one that changes nothing, and strace cannot tell which that is.
  */
 export function meaningOf(ops: RawOp[]): string[] {
   const out: string[] = [];
+  const made = new Set<string>();
   let last: { fd: string; end: number | null; line: number; bytes: number; position: number | null } | null = null;
   for (const op of ops) {
     if (op.kind === "open" && (op.flags & (c.O_CREAT | c.O_TRUNC)) === 0) continue;
+    if (op.kind === "mkdir") made.add(op.path);
+    if (op.kind === "chmod" && !made.has(op.path)) continue;
     if (op.kind === "write") {
       if (op.bytes === 0) continue;
       const follows = last && last.line === out.length - 1 && last.fd === op.fd && (op.position === null ? last.end === null : last.end === op.position);
@@ -85,6 +91,8 @@ function lineOf(op: Exclude<RawOp, { kind: "write" }>): string {
       return `rename ${op.from} ${op.to}`;
     case "mkdir":
       return `mkdir ${op.path} ${octal(op.mode ?? 0o777)}`;
+    case "chmod":
+      return `chmod ${op.path} ${octal(op.mode)}`;
     default:
       return `${op.kind} ${op.path}`;
   }

@@ -16,11 +16,21 @@ export function setUp(c: Case, dir: string): void {
       file("src", "s".repeat(c.size));
       if (c.existing) file("dest");
       return;
+    case "cpSync folder":
+      // Modes a folder made 0o777 less the umask never has: the chmod that gives them is seen.
+      realFs.mkdirSync(path.join(dir, "src/sub"), { recursive: true });
+      realFs.chmodSync(path.join(dir, "src"), 0o700);
+      realFs.chmodSync(path.join(dir, "src/sub"), 0o750);
+      realFs.writeFileSync(path.join(dir, "src/key"), "k", { mode: 0o600 });
+      realFs.writeFileSync(path.join(dir, "src/sub/x"), "x");
+      if (c.existing) realFs.mkdirSync(path.join(dir, "dest"));
+      if (c.existing) file("dest/key");
+      return;
     case "mkdirSync":
       if (c.existingDepth > 0) realFs.mkdirSync(path.join(dir, ...["a", "b", "c"].slice(0, c.existingDepth)), { recursive: true });
       return;
     case "rmSync":
-      if (c.what === "file") return file("f");
+      if (c.what !== "tree") return file("f");
       realFs.mkdirSync(path.join(dir, "t/u"), { recursive: true });
       file("t/one");
       file("t/u/two");
@@ -100,6 +110,8 @@ async function callOf(fs: typeof realFs, c: Case, at: (name: string) => string):
       return fs.copyFileSync(at("src"), at("dest"), c.excl ? fs.constants.COPYFILE_EXCL : 0);
     case "cpSync":
       return fs.cpSync(at("src"), at("dest"), defined({ force: c.force, errorOnExist: c.errorOnExist }));
+    case "cpSync folder":
+      return fs.cpSync(at("src"), at("dest"), { recursive: true, ...(c.filtered ? { filter: () => true } : {}) });
     case "createWriteStream":
       return streamed(fs, at("f"), c);
     case "writeSync": {
@@ -137,7 +149,7 @@ async function callOf(fs: typeof realFs, c: Case, at: (name: string) => string):
       fs.mkdirSync(at(["a", "b", "c"].slice(0, c.depth).join("/")), defined({ recursive: true, mode: c.mode }));
       return;
     case "rmSync":
-      return fs.rmSync(at(c.what === "file" ? "f" : "t"), defined({ recursive: c.what === "tree", force: c.force }));
+      return fs.rmSync(at({ file: "f", tree: "t", "under a file": "f/a" }[c.what]), defined({ recursive: c.what !== "file", force: c.force }));
     case "mkdtempSync":
       return fs.mkdtempSync(at("tmp-"));
     case "renameSync":

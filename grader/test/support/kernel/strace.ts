@@ -6,7 +6,7 @@ import type { RawOp } from "./meaning.js";
 /** The system calls traced: every way Node and libuv open, write, sync, truncate, rename, remove and make (sendfile and copy_file_range are how a copy writes). */
 export const TRACED = [
   "openat", "open", "creat", "write", "pwrite64", "writev", "pwritev", "pwritev2", "sendfile", "copy_file_range", "fsync", "fdatasync",
-  "rename", "renameat", "renameat2", "unlink", "unlinkat", "rmdir", "ftruncate", "truncate", "mkdir", "mkdirat", "close",
+  "rename", "renameat", "renameat2", "unlink", "unlinkat", "rmdir", "ftruncate", "truncate", "mkdir", "mkdirat", "chmod", "fchmodat", "close",
 ];
 
 /** The marks the driver opens (and fails to) around the calls it makes for real. */
@@ -160,6 +160,10 @@ function opOf({ name, args, result }: Call, opened: Map<string, { path: string; 
       return { kind: "mkdir", path: pathArg(args[0]!), mode: parseInt(args[1]!, 8) };
     case "mkdirat":
       return { kind: "mkdir", path: pathArg(args[1]!, args[0]), mode: parseInt(args[2]!, 8) };
+    case "chmod":
+      return { kind: "chmod", path: pathArg(args[0]!), mode: parseInt(args[1]!, 8) };
+    case "fchmodat":
+      return { kind: "chmod", path: pathArg(args[1]!, args[0]), mode: parseInt(args[2]!, 8) };
     default:
       return null;
   }
