@@ -52,7 +52,7 @@ describe.concurrent("ways to change the disk beyond the primitives", () => {
     const { kinds, disk, replayedDisk } = await record(`import { cpSync, mkdirSync, writeFileSync } from "node:fs";
       export function run(dir: string) { mkdirSync(dir + "/a/b", { recursive: true }); writeFileSync(dir + "/a/b/f", "x"); cpSync(dir + "/a", dir + "/z", { recursive: true }); }`);
     // libuv's copy empties the file it opened; std::filesystem::copy_file opens it O_TRUNC with mode 0o200 and gives it its mode.
-    const copy = cpSyncCopiesFolderNatively(false) ? ["open:cpSync", "attr:cpSync"] : ["open:cpSync", "ftruncate:cpSync"];
+    const copy = cpSyncCopiesFolderNatively({ filtered: false }) ? ["open:cpSync", "attr:cpSync"] : ["open:cpSync", "ftruncate:cpSync"];
     expect(kinds.filter((k) => k.endsWith(":cpSync"))).toEqual(["mkdir:cpSync", "mkdir:cpSync", ...copy, "write:cpSync", "close:cpSync"]);
     expect(replayedDisk).toEqual(disk);
   });

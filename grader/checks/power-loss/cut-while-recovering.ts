@@ -55,14 +55,15 @@ async function tryPowerChain(ctx: CheckContext, box: Sandbox, s: Schedule): Prom
   const first = firstProcess(w, s.first);
   const setting = settingLine(s.old === NONE ? undefined : s.old);
   const start: Expected[] = w.allowed.slice(0, 1);
-  for (const { cut: cut1, image } of distinct(first, start, new Map())) {
-    const link1: Link = { process: first, cut: cut1, allowed: allowedStates(first, cut1, start) as Expected[] };
+  for (const { cut: cut1, image, allowed: allowed1 } of distinct(first, start, new Map())) {
+    if (typeof allowed1 === "string") return tellChain(setting, [], allowed1);
+    const link1: Link = { process: first, cut: cut1, allowed: allowed1 };
     const next = await recordRestart(box, [link1], s.restart, 3, pid);
     if (typeof next === "string") return tellChain(setting, [link1], next);
     const cuts2 = distinct(next, link1.allowed, image);
     const outcomes = await box.runMany("checkpoint", next.traceId, cuts2.map((c) => c.cut), finalSteps(s.last), { base: chainOf([link1]), pid });
     for (const [i, o] of outcomes.entries()) {
-      const allowed2 = allowedStates(next, cuts2[i]!.cut, link1.allowed);
+      const allowed2 = cuts2[i]!.allowed;
       if (typeof allowed2 === "string") return tellChain(setting, [link1], allowed2);
       const problem = judgeLast(o.results, allowed2, s.last, 4);
       if (problem) return await chainFailure(ctx, box, setting, [link1, { process: next, cut: cuts2[i]!.cut, allowed: allowed2 }], problem);
@@ -75,17 +76,17 @@ async function tryPowerChain(ctx: CheckContext, box: Sandbox, s: Schedule): Prom
  * The power cuts of process `r` (begun on the disk `base`) under every policy, inside its calls and
  * after its write returned: one per disk they leave and states they allow, the earliest first.
  */
-function distinct(r: Recorded, before: Expected[], base: ReadonlyMap<string, PowerNode>): { cut: Cut; image: Map<string, PowerNode> }[] {
+function distinct(r: Recorded, before: Expected[], base: ReadonlyMap<string, PowerNode>): { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | string }[] {
   const after = POWER_POLICIES.map((policy) => ({ at: r.writeEnd + 1, power: { ...policy, settled: r.start } }));
   const seen = new Set<string>();
-  const out: { cut: Cut; image: Map<string, PowerNode> }[] = [];
+  const out: { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | string }[] = [];
   for (const cut of [...powerCuts(r.trace, r.start, r.writeEnd), ...after]) {
     const image = imageAt(r.trace, cut, base);
     const allowed = allowedStates(r, cut, before);
     const key = `${imageKey(image)} ${typeof allowed === "string" ? allowed : JSON.stringify(allowed.map((a) => a.state))}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ cut, image });
+    out.push({ cut, image, allowed });
   }
   return out;
 }

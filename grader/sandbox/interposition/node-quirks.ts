@@ -44,7 +44,7 @@ export function rmForceForgivesNotDir(version = process.versions.node): boolean 
  * std::filesystem::copy_file over its name (opened O_TRUNC with mode 0o200, then given its mode
  * by fchmod; one already there is emptied, not unlinked). A `filter` keeps Node's JavaScript copy.
  */
-export function cpSyncCopiesFolderNatively(filtered: boolean, version = process.versions.node): boolean {
+export function cpSyncCopiesFolderNatively({ filtered }: { filtered: boolean }, version = process.versions.node): boolean {
   return !filtered && major(version) >= 22;
 }
 
@@ -52,6 +52,6 @@ export function cpSyncCopiesFolderNatively(filtered: boolean, version = process.
  * Whether cpSync gives a folder it makes its source's mode once it is filled. Node 22's C++ folder
  * copy never does: the folder keeps mkdir's 0o777 less the umask. Node 20, and 24, do.
  */
-export function cpSyncGivesFolderMode(filtered: boolean, version = process.versions.node): boolean {
-  return !(cpSyncCopiesFolderNatively(filtered, version) && major(version) === 22);
+export function cpSyncGivesFolderMode({ filtered }: { filtered: boolean }, version = process.versions.node): boolean {
+  return !(cpSyncCopiesFolderNatively({ filtered }, version) && major(version) === 22);
 }

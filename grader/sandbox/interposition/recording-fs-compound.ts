@@ -110,7 +110,7 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
   }
 
   /** cpSync as Node does it: folders made and walked, links copied as links, a file over an existing one unlinked first (in a folder Node copies in C++, written over). */
-  function copyTree(src: string, dest: string, opts: CpOptions, inNativeFolder = false): void {
+  function copyTree(src: string, dest: string, opts: CpOptions, { inNativeFolder = false }: { inNativeFolder?: boolean } = {}): void {
     if (opts.filter && !opts.filter(src, dest)) return;
     look(src, "whole");
     look(dest, "entry");
@@ -119,11 +119,12 @@ export function compoundCalls(sync: SyncFs, makeFolder: MakeFolder, look: Look) 
     if (stat.isDirectory()) {
       if (!opts.recursive) throw Object.assign(new Error(`Recursive option is required to copy a directory: cp returned EISDIR (${src} is a directory (not copied))`), { code: "ERR_FS_EISDIR" });
       if (!there) sync.mkdirSync!(dest, { recursive: true });
-      const native = cpSyncCopiesFolderNatively(opts.filter !== undefined);
-      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts, native);
+      const filtered = { filtered: opts.filter !== undefined };
+      const inNative = { inNativeFolder: cpSyncCopiesFolderNatively(filtered) };
+      for (const name of realFs.readdirSync(src)) copyTree(path.join(src, name), path.join(dest, name), opts, inNative);
       // Node's cpSync gives a folder it made its source's mode once it is filled, where node-quirks.ts says it does.
       const perms = stat.mode & 0o7777;
-      if (!there && cpSyncGivesFolderMode(opts.filter !== undefined) && !hasMode(realFs.statSync(dest), perms)) sync.chmodSync!(dest, perms);
+      if (!there && cpSyncGivesFolderMode(filtered) && !hasMode(realFs.statSync(dest), perms)) sync.chmodSync!(dest, perms);
     } else {
       if (there && opts.force === false) {
         if (opts.errorOnExist) throw Object.assign(new Error(`Target already exists: cp returned EEXIST (${dest} already exists)`), { code: "ERR_FS_CP_EEXIST" });

@@ -125,7 +125,7 @@ test.each([false, true])("cpSync gives a folder it makes, and the files in it, t
     () => fs.cpSync(at("private"), at("copy/inner"), { recursive: true, ...filter }),
     () => fs.cpSync(at("private"), at("copy"), { recursive: true, ...filter }),
   ]);
-  const folderMode = cpSyncGivesFolderMode(filtered) ? "700" : (0o777 & ~process.umask()).toString(8);
+  const folderMode = cpSyncGivesFolderMode({ filtered }) ? "700" : (0o777 & ~process.umask()).toString(8);
   expect(r.nodeDisk).toMatchObject({ "copy/inner": `dir ${folderMode}`, "copy/inner/key": 'file 600 "k"', "copy/key": 'file 600 "k"' });
   expect(r.recorded).toEqual(r.node);
   expect(r.replayedDisk).toEqual(r.nodeDisk);
