@@ -5,7 +5,11 @@ import { fileURLToPath } from "node:url";
 /** The repository root that holds grader/, lab/, starter/ and solution/ (this file runs from grader/, or compiled into .grade/). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The lab's pristine reference implementation. */
+/** The lab's reference implementation: graded as a target (`--target solution`), never run in place of a student's file. */
 export const SOLUTION_DIR = path.join(REPO_ROOT, "solution");
 
+/** The grader's stand-ins for a student's earlier files (checkpoint.ts, runner.ts): they hold no answer (see grader/stand-ins/). */
+export const STAND_INS_DIR = path.join(REPO_ROOT, "grader", "stand-ins");
+
 export { LAB_SPECIFIER } from "./sandbox/runtime/target/lab-module.js";
+export { STAND_IN_SPECIFIER } from "./sandbox/runtime/target/stand-in-module.js";

@@ -1,7 +1,7 @@
 // The verdict cache of a student's own grades: a deliverable whose inputs have not changed since
 // a grade on this machine takes that grade's verdicts instead of running again (grades are
 // deterministic, so a cached verdict is the same verdict). Its key holds everything a verdict
-// depends on: the grader's own code, reference and lab files, the rubric, the seed, the checks
+// depends on: the grader's own code (its stand-ins included) and lab files, the rubric, the seed, the checks
 // selected, the code the deliverable compiles (its file and everything it imports), the keys of
 // the deliverables its checks build on, who the code runs as, and the Node version. An entry is
 // signed with a secret of this machine's user: a corrupt, foreign or forged one is ignored.
@@ -21,8 +21,8 @@ import { bundleTarget } from "../target/bundle.js";
 const FORMAT = 1;
 /** The most entries kept: the oldest go first. */
 export const MAX_ENTRIES = 64;
-/** The folders whose files are the grader's inputs (besides the target's): its code, the lab, the reference. */
-const GRADER_INPUTS = ["grader", "lab", "solution", "package-lock.json"];
+/** The folders whose files are the grader's inputs (besides the target's): its code, the lab. */
+const GRADER_INPUTS = ["grader", "lab", "package-lock.json"];
 /** Folders of the grader that no verdict depends on: its own tests and their fixtures. */
 const NOT_INPUTS = new Set([path.join("grader", "test"), path.join("grader", "fixtures")]);
 
@@ -112,8 +112,7 @@ export async function verdictKeys(config: GradeConfig, deliverables: string[]): 
   const own = new Map<string, string | null>();
   for (const id of deliverables) {
     const files = deliverableModules(config.rubric, id);
-    const replace = Object.fromEntries(files.earlier.map((name) => [name, path.join(config.targetDir, `${name}.ts`)]));
-    const bundle = await bundleTarget({ targetDir: config.targetDir, file: `${files.main}.ts`, replace, outFile: path.join(scratch, `${id}.cjs`) });
+    const bundle = await bundleTarget({ targetDir: config.targetDir, file: `${files.main}.ts`, outFile: path.join(scratch, `${id}.cjs`) });
     own.set(id, bundle.ok ? bundle.code : null);
   }
   fs.rmSync(scratch, { recursive: true, force: true });
@@ -140,7 +139,7 @@ export async function verdictKeys(config: GradeConfig, deliverables: string[]): 
   return keys;
 }
 
-/** A digest of the grader's own inputs: every file of its code, the lab, the reference and the lockfile, by path and content. */
+/** A digest of the grader's own inputs: every file of its code, the lab and the lockfile, by path and content. */
 function graderDigest(): string {
   const hash = createHash("sha256");
   const walk = (rel: string) => {

@@ -3,6 +3,7 @@
 // sandbox/interposition/external-ops.ts), each with the api "exec:<command>".
 import { simpleCommands } from "../sandbox/interposition/external/command-line.js";
 import type { Trace } from "./model.js";
+import { standInSpans } from "./stand-in.js";
 import { opensForChange } from "./trace.js";
 
 /** The prefix of a command's mark and of its operations' api. */
@@ -57,22 +58,25 @@ export function isGitCommand(command: string): boolean {
 }
 
 /**
- * Whether a crash may land at a point of the trace from `from` on, as far as git is concerned:
- * before a git command, with its lock and new objects (`killedInside`), or after it, never
- * elsewhere inside it. Its operations say what git changed, not the order of its own writes (it
- * writes refs and the index through a lock and a rename, each object whole), so no other state
- * inside it is one a killed git leaves. `bytes` set: a cut in the middle of the write at `at`.
+ * Whether a crash may land at a point of the trace from `from` on, as far as the calls that are
+ * cut only whole are concerned. A git command: before it, with its lock and new objects
+ * (`killedInside`), or after it, never elsewhere inside it; its operations say what git changed,
+ * not the order of its own writes (it writes refs and the index through a lock and a rename,
+ * each object whole), so no other state inside it is one a killed git leaves. A stand-in's save
+ * (crash/stand-in.ts): before it or after it. `bytes` set: a cut in the middle of the write at `at`.
  */
-export function gitAllows(trace: Trace, from: number): (at: number, bytes?: number) => boolean {
-  const spans = commandSpans(trace, from).filter((s) => s.git);
+export function wholeCallsAllow(trace: Trace, from: number): (at: number, bytes?: number) => boolean {
+  const spans: { start: number; end: number; killedInside?: number }[] = [...commandSpans(trace, from).filter((s) => s.git), ...standInSpans(trace, from)];
   return (at, bytes) => !spans.some((s) => (bytes === undefined ? s.start < at && at < s.end && at !== s.killedInside : s.start <= at && at < s.end));
 }
 
-/** Where a crash lands inside each git command between `from` and `to` (its lock and objects) and right after it. */
-export function gitStops(trace: Trace, from: number, to: number): number[] {
-  return commandSpans(trace, from)
+/** Where a crash lands inside each git command between `from` and `to` (its lock and objects) and right after it, and right after each stand-in save. */
+export function wholeCallStops(trace: Trace, from: number, to: number): number[] {
+  const git = commandSpans(trace, from)
     .filter((s) => s.git && s.end <= to && s.end > s.start)
     .flatMap((s) => (s.killedInside === undefined ? [s.end] : [s.killedInside, s.end]));
+  const saves = standInSpans(trace, from).filter((s) => s.end <= to && s.end > s.start).map((s) => s.end);
+  return [...git, ...saves];
 }
 
 /** True for an operation that stands for part of a command. */

@@ -2,8 +2,9 @@
 // the middle of every write. Small writes are cut at every byte; large ones at the bytes that
 // matter (the first, the last, page edges, the middle) and at fractions fast-check chooses.
 // A command's operations are cut like the target's own (they have the real program's
-// atomicity), except git's: before it, with its lock and new objects, and after it.
-import { gitAllows, gitStops } from "./commands.js";
+// atomicity), except git's: before it, with its lock and new objects, and after it. A stand-in's
+// save (crash/stand-in.ts) is cut before it and after it.
+import { wholeCallsAllow, wholeCallStops } from "./commands.js";
 import type { Cut, Trace } from "./model.js";
 import { changesDisk } from "./trace.js";
 
@@ -29,7 +30,7 @@ export const MAX_CUTS = 800;
 export function crashCuts(trace: Trace, from: number, to: number, fractions: readonly number[] = [], max = MAX_CUTS): Cut[] {
   const structural: Cut[] = [{ at: from }];
   const inWrites: Cut[] = [];
-  const allows = gitAllows(trace, from);
+  const allows = wholeCallsAllow(trace, from);
   for (let i = from; i < to; i++) {
     const entry = trace.entries[i]!;
     if (entry.kind === "write") {
@@ -37,8 +38,8 @@ export function crashCuts(trace: Trace, from: number, to: number, fractions: rea
       if (allows(i + 1)) inWrites.push({ at: i + 1 });
     } else if (changesDisk(entry) && allows(i + 1)) structural.push({ at: i + 1 });
   }
-  // Inside git and right after it: the same state as after its last change, which is not cut.
-  for (const at of gitStops(trace, from, to)) if (!structural.some((c) => c.at === at)) structural.push({ at });
+  // Inside git and right after it, or right after a stand-in's save: the same state as after its last change, which is not cut.
+  for (const at of wholeCallStops(trace, from, to)) if (!structural.some((c) => c.at === at)) structural.push({ at });
   const room = Math.max(0, max - structural.length);
   const kept = inWrites.length <= room ? inWrites : sampleEvenly(inWrites, room);
   return [...structural, ...kept].sort(byTime);

@@ -3,6 +3,7 @@ import { COMMAND_PREFIX, isCommandOp } from "./commands.js";
 import { describeCommandCut } from "./describe-command.js";
 import type { Cut, DiskEntry, FsOp, Trace } from "./model.js";
 import { normaliseName } from "./names.js";
+import { isStandInOp } from "./stand-in.js";
 import { attrWord, changesDisk, displayPath, flagNames } from "./trace.js";
 
 export { normaliseName } from "./names.js";
@@ -20,7 +21,17 @@ export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: s
   const last = lastPoint(trace, windowStart, cut.at);
   if (last === undefined) return `killed as ${call} started, before it changed anything on disk`;
   if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut, last);
+  if (isStandInOp(trace.entries[last]!)) return `killed right after the grader's stand-in for atomicCheckpoint saved ${quote(savedBy(trace, last))}`;
   return `killed right after ${describeOp(trace, last)}`;
+}
+
+/** The file a stand-in's save wrote, from the open of the save that holds entry `index`. */
+function savedBy(trace: Trace, index: number): string {
+  for (let i = index; i >= 0 && isStandInOp(trace.entries[i]!); i--) {
+    const e = trace.entries[i]!;
+    if (e.kind === "open") return displayPath(e.path);
+  }
+  return "its file";
 }
 
 /** "writeSync wrote 40 bytes to x", "fsyncSync synced x", "renameSync(a, b)", ... */

@@ -66,8 +66,8 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
 }
 
 /**
- * Runs a check on the student's own files, then, while it fails, with reference files for the
- * earlier deliverables: it passes if any variant passes, and the message says which one did.
+ * Runs a check on the student's own files, then, while it fails, with the grader's stand-ins for
+ * the earlier deliverables' files: it passes if any variant passes, and the message says which one did.
  */
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
@@ -92,19 +92,19 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   const verdict = await (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
     // A replayed case is one of the student's own files: a printed replay path comes from the
-    // first variant (a check that passed with reference files prints none).
+    // first variant (a check that passed with stand-ins prints none).
     let variants = config.replayCheck === check.id ? target.variants.slice(0, 1) : target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
-      // A variant with others after it gets half the time left, so the reference variant always has its turn.
+      // A variant with others after it gets half the time left, so the variant with every stand-in always has its turn.
       const last = i === variants.length - 1;
       const until = clock.fairMs() + (last ? 1 : 0.5) * (checkMs - clock.fairMs());
       const outcome = await withinDeadline(runOne(check, ctx), { clock, fairMs: until, wallMs: wallCapMs }, (why) => late(ctx, why));
       if (ctx.limitHit) await ctx.close();
       // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
-      // only the variant with every earlier file from the reference is still tried.
+      // only the variant with a stand-in for every earlier file is still tried.
       if (ctx.limitHit && i < variants.length - 2) variants = [...variants.slice(0, i + 1), variants.at(-1)!];
       if (outcome.status === "error") return outcome;
       if (outcome.status === "passed") {
@@ -122,8 +122,8 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
 }
 
 /**
- * A failure that the reference's earlier files could have shown to be theirs, had the student's
- * file compiled with them, says so: the bug may live in an earlier file, charged here because
+ * A failure that the stand-ins for the earlier files could have shown to be theirs, had the
+ * student's file compiled with them, says so: the bug may live in an earlier file, charged here because
  * the deliverable's file uses what only the student's earlier file has.
  */
 function withUntried(verdict: Verdict, target: PreparedTarget): Verdict {

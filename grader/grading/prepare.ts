@@ -1,10 +1,12 @@
 // Compiles the files a deliverable runs, once per grade, before its checks start. A deliverable
 // runs the student's own file for it; the files of earlier deliverables may come from the
-// student or from the reference, so a bug is charged only where it lives.
+// student or be the grader's stand-ins for them (grader/stand-ins/), so a bug is charged only
+// where it lives. The reference solution is never among them: it is not code a student's
+// process may hold.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { SOLUTION_DIR } from "../paths.js";
+import { STAND_INS_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
 import type { GradeConfig } from "./config.js";
 
@@ -12,13 +14,13 @@ import type { GradeConfig } from "./config.js";
 export interface DeliverableFiles {
   /** The module name of the deliverable's own file ("runner" for runner.ts). */
   main: string;
-  /** Modules of earlier deliverables it imports ("checkpoint"), tried as the student's and the reference's. */
+  /** Modules of earlier deliverables it imports ("checkpoint"), tried as the student's and as the grader's stand-ins. */
   earlier?: string[];
 }
 
 /** One way of putting the files together, and how a message names it. */
 export interface Variant {
-  /** "" when every file is the student's, else "with the reference checkpoint.ts". */
+  /** "" when every file is the student's, else "with the grader's stand-in for checkpoint.ts". */
   label: string;
   /** Bundle file per module name; the deliverable's own module is under `main`. */
   bundles: Record<string, string>;
@@ -29,46 +31,41 @@ export interface PreparedTarget {
   variants: Variant[];
   /** Why the target cannot be graded for this deliverable, in the student's words. */
   problem?: string;
-  /** Why the student's own files could not be used together, when a reference variant could. */
+  /** Why the student's own files could not be used together, when a variant with stand-ins could. */
   unusable?: string;
-  /** The reference variants that do not compile although the student's own files do: a failure says it could not try them. */
+  /** The variants with stand-ins that do not compile although the student's own files do: a failure says it could not try them. */
   untried?: { label: string; problem: string }[];
 }
 
-/** Bundles the deliverable's file in every combination of student and reference earlier files. */
+/** Bundles the deliverable's file in every combination of the student's earlier files and the grader's stand-ins for them. */
 export async function prepareTarget(config: GradeConfig, files: DeliverableFiles): Promise<PreparedTarget> {
   const variants: Variant[] = [];
-  // A reference file identical to the student's makes a variant that runs the same code as one
-  // tried before it: the same code gets the same verdict, so it is not tried again.
+  // A variant that compiles to the same code as one before it (a stand-in runner.ts imports no
+  // checkpoint.ts, so the stand-in for that changes nothing) is not tried again: the same code gets the same verdict.
   const codes = new Set<string>();
   let problem: string | undefined;
   const untried: { label: string; problem: string }[] = [];
-  for (const fromReference of combinations((files.earlier ?? []).filter(inReference))) {
-    const replace: Record<string, string> = {};
-    for (const name of files.earlier ?? []) replace[name] = path.join(fromReference.includes(name) ? SOLUTION_DIR : config.targetDir, `${name}.ts`);
+  for (const standIns of combinations((files.earlier ?? []).filter(hasStandIn))) {
     const file = `${files.main}.ts`;
-    const key = createHash("sha256").update(`${config.targetDir}:${file}:${fromReference.join(",")}`).digest("hex").slice(0, 10);
-    const result = await bundleTarget({ targetDir: config.targetDir, file, replace, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
+    const key = createHash("sha256").update(`${config.targetDir}:${file}:${standIns.join(",")}`).digest("hex").slice(0, 10);
+    const result = await bundleTarget({ targetDir: config.targetDir, file, standIns, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
     // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
     if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
-    if (result.ok && !codes.has(result.code)) variants.push({ label: describe(fromReference), bundles: { [files.main]: result.file } });
+    if (result.ok && !codes.has(result.code)) variants.push({ label: describe(standIns), bundles: { [files.main]: result.file } });
     if (result.ok) codes.add(result.code);
     else {
       const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
       problem ??= why;
-      if (variants.length > 0) untried.push({ label: describe(fromReference), problem: why.replace(/"?solution\/([\w.-]+\.ts)"?/g, "the reference $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
+      if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the grader's stand-in for $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
     }
   }
   const ownFilesWork = variants[0]?.label === "";
   return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}) };
 }
 
-/**
- * Whether the reference has the module: a student template carries no solution/, and then only
- * the student's own files are tried (and no message speaks of a reference).
- */
-function inReference(name: string): boolean {
-  return fs.existsSync(path.join(SOLUTION_DIR, `${name}.ts`));
+/** Whether the grader has a stand-in for the module (checkpoint, runner). */
+function hasStandIn(name: string): boolean {
+  return fs.existsSync(path.join(STAND_INS_DIR, `${name}.ts`));
 }
 
 /** Subsets of `names` from the empty one up, fewest reference files first. */
@@ -78,8 +75,8 @@ function combinations(names: string[]): string[][] {
   return out.sort((a, b) => a.length - b.length);
 }
 
-function describe(fromReference: string[]): string {
-  if (fromReference.length === 0) return "";
-  const files = fromReference.map((n) => `${n}.ts`);
-  return `with the reference ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
+function describe(standIns: string[]): string {
+  if (standIns.length === 0) return "";
+  const files = standIns.map((n) => `${n}.ts`);
+  return `with the grader's stand-in for ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
 }

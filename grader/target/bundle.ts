@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import { LAB_SPECIFIER, REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { LAB_SPECIFIER, REPO_ROOT, STAND_IN_SPECIFIER, STAND_INS_DIR } from "../paths.js";
 import { esmBundleToAsyncBody } from "./esm-to-function.js";
 
 export interface BundleRequest {
@@ -14,10 +14,11 @@ export interface BundleRequest {
   /** The deliverable's file, such as "checkpoint.ts". */
   file: string;
   /**
-   * Which file a relative import of a module name resolves to, from the target's files and the
-   * reference's alike: { checkpoint: "<reference>/checkpoint.ts" } swaps in the reference's file.
+   * The modules whose files the grader's stand-ins replace (["checkpoint"]): a relative import of
+   * `./checkpoint` from the target's files resolves to grader/stand-ins/checkpoint.ts, and only
+   * those stand-ins may import the primitives the sandbox serves them (STAND_IN_SPECIFIER).
    */
-  replace?: Record<string, string>;
+  standIns?: string[];
   outFile: string;
 }
 
@@ -39,7 +40,7 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     nodePaths: [path.join(REPO_ROOT, "node_modules")],
     // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
     define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
-    plugins: [labModule(), replaceFiles([req.targetDir, SOLUTION_DIR], req.replace ?? {})],
+    plugins: [labModule(), standInsFor(req.targetDir, req.standIns ?? [])],
     metafile: true,
   } satisfies BuildOptions;
   try {
@@ -80,17 +81,28 @@ function labModule(): Plugin {
   return { name: "lab", setup: (b) => b.onResolve({ filter }, (args) => ({ path: args.path, external: true })) };
 }
 
-/** Redirects a relative import of `./name` (any extension) made in one of `dirs` to another file. */
-function replaceFiles(dirs: string[], replace: Record<string, string>): Plugin {
+/**
+ * Puts the stand-ins of `names` in place of the target's files of those names: a relative import
+ * of `./name` (any extension) made in the target folder resolves to the stand-in. The primitives
+ * that make a stand-in correct are there for those stand-ins alone: a student's file that imports
+ * them, or a stand-in the variant does not put in place (a student's runner.ts that imports the
+ * stand-in runner while Phase 2 grades it), does not compile.
+ */
+function standInsFor(targetDir: string, names: string[]): Plugin {
+  const standIn = (name: string) => path.join(STAND_INS_DIR, `${name}.ts`);
+  const filter = new RegExp(`^${STAND_IN_SPECIFIER.replace(/[/@]/g, "\\$&")}$`);
   return {
-    name: "replace",
+    name: "stand-ins",
     setup(b) {
-      if (Object.keys(replace).length === 0) return;
+      b.onResolve({ filter }, (args) => {
+        const importer = fs.realpathSync(args.importer);
+        if (names.some((name) => importer === fs.realpathSync(standIn(name)))) return { path: args.path, external: true };
+        return { errors: [{ text: `${STAND_IN_SPECIFIER} is the grader's own, for its stand-ins in place of your files` }] };
+      });
+      if (names.length === 0) return;
       b.onResolve({ filter: /^\.\.?\// }, (args) => {
         const wanted = path.resolve(args.resolveDir, args.path).replace(/\.(ts|js|mjs|cjs|mts|cts)$/, "");
-        for (const [name, file] of Object.entries(replace)) {
-          if (dirs.some((dir) => wanted === path.join(dir, name))) return { path: file };
-        }
+        for (const name of names) if (wanted === path.join(targetDir, name)) return { path: standIn(name) };
         return undefined;
       });
     },

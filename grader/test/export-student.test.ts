@@ -1,5 +1,6 @@
 // `npm run export-student`: the template holds what a student needs, no line of the reference
-// solution, and grades the untouched starter to 0 with nothing but the template's own grader.
+// solution, grades the untouched starter to 0 with nothing but the template's own grader, and
+// grades a submission exactly as this repository's grader does (the same stand-ins for earlier files).
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,6 +11,8 @@ import type { Report } from "../report/report.js";
 import { loadRubric } from "../rubric.js";
 import { distinctiveSolutionLines, findSolutionLines } from "../tools/export/solution-lines.js";
 import { filesBelow } from "../tools/export/template.js";
+import { modifiedFiles, pristineDigests } from "../tools/batch/modified.js";
+import { gitBuild, readBuildFile } from "../report/graded-with.js";
 
 /** Runs `npm run <script> -- args` in `cwd`; never throws for a non-zero exit. */
 function npmRun(cwd: string, script: string, args: string[]) {
@@ -50,6 +53,13 @@ describe("the student template", () => {
     expect(fs.readFileSync(path.join(template, "README.md"), "utf8")).toMatch(/npm run grade/);
   });
 
+  test("records in grader/BUILD.json the commit it was made from, and a clone holding it is not a modified grader", () => {
+    const head = gitBuild(REPO_ROOT, ["."])!;
+    expect(readBuildFile(template)).toMatchObject({ commit: head.commit });
+    expect(exported.stdout).toContain(`grader/BUILD.json records commit ${head.commit.slice(0, 7)}`);
+    expect(modifiedFiles(template, pristineDigests(REPO_ROOT))).toEqual([]);
+  });
+
   test("holds no line of the reference solution", () => {
     const lines = distinctiveSolutionLines(REPO_ROOT);
     expect(lines.length).toBeGreaterThan(50);
@@ -66,7 +76,7 @@ describe("the student template", () => {
     expect(again.stderr).toMatch(/is not empty .*expected a new or empty folder/);
   });
 
-  test("grades the untouched starter to 0 with its own grader, with no reference to fall back on", async () => {
+  test("grades the untouched starter to 0 with its own grader", async () => {
     // The template as a student has it after `npm ci` (the same packages; no network in tests).
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(template, "node_modules"), "dir");
     const [graded, typecheck] = await Promise.all([npmRun(template, "grade", ["--json", "report.json"]), npmRun(template, "typecheck", [])]);
@@ -75,7 +85,9 @@ describe("the student template", () => {
     expect(graded.stderr).toBe("");
     expect(graded.exitCode).toBe(1);
     const report = JSON.parse(fs.readFileSync(path.join(template, "report.json"), "utf8")) as Report;
-    expect(report).toMatchObject({ schemaVersion: 4, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
+    expect(report).toMatchObject({ schemaVersion: 5, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
+    // The template has no git of its own: what graded it is the commit BUILD.json records.
+    expect(report.gradedWith).toEqual({ node: process.version, ...readBuildFile(template) });
     const checks = report.deliverables.flatMap((d) => d.checks);
     expect(checks.length).toBe(loadRubric().deliverables.filter((d) => d.enabled).flatMap((d) => d.checks).length);
     for (const c of checks) {
@@ -84,5 +96,22 @@ describe("the student template", () => {
       expect(c.message).not.toMatch(/reference/i);
     }
     expect(graded.stdout).toContain("Score 0/100");
+  });
+
+  test("grades a buggy checkpoint.ts under a correct runner.ts as this repository does: the same points and messages for Phase 2, with the stand-in for checkpoint.ts", async () => {
+    if (!fs.existsSync(path.join(template, "node_modules"))) fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(template, "node_modules"), "dir");
+    const submission = path.join(out.path, "submission");
+    fs.cpSync(path.join(REPO_ROOT, "solution"), submission, { recursive: true });
+    fs.cpSync(path.join(REPO_ROOT, "grader", "fixtures", "phase1", "write-in-place", "checkpoint.ts"), path.join(submission, "checkpoint.ts"));
+    const grade = async (cwd: string, json: string) => {
+      const r = await npmRun(cwd, "grade", ["--target", submission, "--only", "phase2", "--no-cache", "--json", json]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return JSON.parse(fs.readFileSync(json, "utf8")) as Report;
+    };
+    const [inTemplate, here] = [await grade(template, path.join(out.path, "t.json")), await grade(REPO_ROOT, path.join(out.path, "r.json"))];
+    const phase2 = (r: Report) => r.deliverables.find((d) => d.id === "phase2")!.checks.map((c) => ({ id: c.id, status: c.status, points: c.points, message: c.message }));
+    expect(phase2(inTemplate)).toEqual(phase2(here));
+    expect(inTemplate.score).toBe(35);
+    expect(phase2(inTemplate).filter((c) => c.message?.startsWith("Passed with the grader's stand-in for checkpoint.ts.")).map((c) => c.id)).toEqual(["phase2.crash-anywhere", "phase2.crash-schedules"]);
   });
 });

@@ -23,7 +23,7 @@ const check = (id: string, status: CheckReport["status"], points: number, maxPoi
 });
 
 const REPORT: Report = {
-  schemaVersion: 4, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
+  schemaVersion: 5, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
   deliverables: [
     { id: "phase1", title: "Phase 1", kind: "core", status: "graded", points: 12, maxPoints: 20, checks: [
       check("phase1.a", "passed", 12, 12),
@@ -174,13 +174,13 @@ describe("report formats", () => {
   });
 
   test("a check that passed with a note shows the note under its tick in the terminal, in Markdown and on Gradescope; one passed without a note shows only its row", () => {
-    const note = "Passed with the reference checkpoint.ts. With your own files:\nrunTask threw Error (EEXIST): file already exists";
+    const note = "Passed with the grader's stand-in for checkpoint.ts. With your own files:\nrunTask threw Error (EEXIST): file already exists";
     const noted: Report = { ...REPORT, deliverables: [{ ...REPORT.deliverables[0]!, points: 20, checks: [check("phase1.a", "passed", 12, 12), check("phase1.n", "passed", 8, 8, note)] }] };
     const text = renderScoreboard(noted, { color: false, seconds: 1 });
-    expect(text).toMatch(/✓ title of phase1\.n +8\/8\n      Passed with the reference checkpoint\.ts\. With your own files:\n      runTask threw Error \(EEXIST\): file already exists\n/);
+    expect(text).toMatch(/✓ title of phase1\.n +8\/8\n      Passed with the grader's stand-in for checkpoint\.ts\. With your own files:\n      runTask threw Error \(EEXIST\): file already exists\n/);
     expect(text).toMatch(/✓ title of phase1\.a +12\/12\n  ✓ title of phase1\.n/);
     expect(text).not.toContain("      phase1.n");
-    expect(markdown(noted)).toContain("`phase1.n` title of phase1.n: **8/8**\n\n  ```text\n  Passed with the reference checkpoint.ts. With your own files:\n  runTask threw Error (EEXIST): file already exists\n  ```");
+    expect(markdown(noted)).toContain("`phase1.n` title of phase1.n: **8/8**\n\n  ```text\n  Passed with the grader's stand-in for checkpoint.ts. With your own files:\n  runTask threw Error (EEXIST): file already exists\n  ```");
     const { tests } = gradescopeResults(noted, []);
     expect(tests.find((t) => t.name.includes("phase1.n"))!.output).toBe(`Passed. ${note}`);
     expect(tests.find((t) => t.name.includes("phase1.a"))!.output).toBe("Passed.");

@@ -1,6 +1,6 @@
-// The variants a deliverable is tried in: the student's own files first, then with reference
-// files for the earlier deliverables; a variant that runs the same code as one before it (the
-// student's earlier file is the reference's, byte for byte) is not tried again.
+// The variants a deliverable is tried in: the student's own files first, then with the grader's
+// stand-ins for the earlier deliverables' files; a variant that runs the same code as one before
+// it is not tried again. The stand-ins' primitives compile only where a stand-in stands in.
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
@@ -35,32 +35,55 @@ async function config(targetDir: string): Promise<GradeConfig> {
 /** Appends a statement that changes the code but nothing a check sees (an unused export would be left out of the bundle). */
 const touch = (folder: string, file: string) => fs.appendFileSync(path.join(folder, file), `\nif (process.env.LAB_EDITED_${file.replace(".ts", "")}) console.log("edited");\n`);
 
+/** Bundles `file` of `targetDir` with `standIns`; the code digest, or the problem as a student reads it. */
+async function bundled(targetDir: string, file: string, standIns: string[], out: string): Promise<{ code?: string; problem?: string }> {
+  const r = await bundleTarget({ targetDir, file, standIns, outFile: path.join(path.dirname(targetDir), out) });
+  return r.ok ? { code: r.code } : { problem: r.problem };
+}
+
 describe("variants of a deliverable", () => {
   test("bundles of the same code from different folders have the same code digest; an edited file changes it", async () => {
-    const copy = await target();
-    const out = path.dirname(copy);
-    const bundle = async (replace: Record<string, string>, name: string) => {
-      const r = await bundleTarget({ targetDir: copy, file: "session.ts", replace, outFile: path.join(out, name) });
-      if (!r.ok) throw new Error(r.problem);
-      return r.code;
-    };
-    const own = await bundle({ runner: path.join(copy, "runner.ts"), checkpoint: path.join(copy, "checkpoint.ts") }, "a.cjs");
-    const reference = await bundle({ runner: path.join(SOLUTION_DIR, "runner.ts"), checkpoint: path.join(SOLUTION_DIR, "checkpoint.ts") }, "b.cjs");
-    expect(fs.readFileSync(path.join(out, "a.cjs"), "utf8")).not.toBe(fs.readFileSync(path.join(out, "b.cjs"), "utf8"));
-    expect(own).toBe(reference);
-    touch(copy, "checkpoint.ts");
-    expect(await bundle({ runner: path.join(copy, "runner.ts"), checkpoint: path.join(copy, "checkpoint.ts") }, "c.cjs")).not.toBe(own);
+    const [a, b] = [await target(), await target()];
+    const own = await bundled(a, "session.ts", [], "a.cjs");
+    expect(own.code).toBeDefined();
+    expect((await bundled(b, "session.ts", [], "b.cjs")).code).toBe(own.code);
+    touch(b, "checkpoint.ts");
+    expect((await bundled(b, "session.ts", [], "c.cjs")).code).not.toBe(own.code);
   });
 
-  test("with every earlier file the reference's, Phase 3 is tried in one variant; with runner.ts edited, in two", async () => {
-    const same = await prepareTarget(await config(await target()), deliverableModules(loadRubric(), "phase3"));
-    expect(same.variants.map((v) => v.label)).toEqual([""]);
-    const edited = await prepareTarget(await config(await target((t) => touch(t, "runner.ts"))), deliverableModules(loadRubric(), "phase3"));
-    expect(edited.variants.map((v) => v.label)).toEqual(["", "with the reference runner.ts"]);
+  test("Phase 3 is tried with the student's files, then with the stand-in for checkpoint.ts, then for runner.ts (which imports no checkpoint.ts, so with both it is the same code)", async () => {
+    const phase3 = await prepareTarget(await config(await target()), deliverableModules(loadRubric(), "phase3"));
+    expect(phase3.variants.map((v) => v.label)).toEqual(["", "with the grader's stand-in for checkpoint.ts", "with the grader's stand-in for runner.ts"]);
+    const phase2 = await prepareTarget(await config(await target()), deliverableModules(loadRubric(), "phase2"));
+    expect(phase2.variants.map((v) => v.label)).toEqual(["", "with the grader's stand-in for checkpoint.ts"]);
   });
 
-  test("with both earlier files edited, Phase 3 is tried in all four combinations, the student's own first", async () => {
-    const both = await prepareTarget(await config(await target((t) => (touch(t, "runner.ts"), touch(t, "checkpoint.ts")))), deliverableModules(loadRubric(), "phase3"));
-    expect(both.variants.map((v) => v.label)).toEqual(["", "with the reference checkpoint.ts", "with the reference runner.ts", "with the reference runner.ts and checkpoint.ts"]);
+  test("no variant's bundle holds a line of the reference solution's files that the stand-ins do not share", async () => {
+    const copy = await target((t) => {
+      for (const f of ["checkpoint.ts", "runner.ts"]) fs.writeFileSync(path.join(t, f), `throw new Error("student's own ${f}");\nexport {};\n`);
+    });
+    const prepared = await prepareTarget(await config(copy), deliverableModules(loadRubric(), "phase3"));
+    const reference = ["checkpoint.ts", "runner.ts"].flatMap((f) => fs.readFileSync(path.join(SOLUTION_DIR, f), "utf8").split("\n"));
+    const distinctive = reference.map((l) => l.trim()).filter((l) => l.length > 30 && !l.startsWith("//") && !l.startsWith("*") && !l.startsWith("export interface") && !/^(task|checkpointPath|maxSteps|status|nextStep|state)\??:/.test(l));
+    expect(distinctive.length).toBeGreaterThan(5);
+    for (const v of prepared.variants.slice(1)) {
+      const text = fs.readFileSync(v.bundles.session!, "utf8");
+      expect(distinctive.filter((l) => text.includes(l)), v.label).toEqual([]);
+    }
+  });
+
+  test("a student's file that imports the stand-ins' primitives, or a stand-in the variant does not put in place, does not compile", async () => {
+    const copy = await target((t) => {
+      fs.writeFileSync(path.join(t, "checkpoint.ts"), `export { atomicCheckpoint, loadCheckpoint } from "../../../grader/stand-ins/checkpoint";\n`.replace("../../../grader", path.relative(t, path.join(SOLUTION_DIR, "..", "grader"))));
+      fs.writeFileSync(path.join(t, "direct.ts"), `import { save } from "@lab/stand-in";\nexport const s = save;\n`);
+      fs.writeFileSync(path.join(t, "runner.ts"), `export { runTask } from "${path.relative(t, path.join(SOLUTION_DIR, "..", "grader", "stand-ins", "runner"))}";\n`);
+    });
+    expect((await bundled(copy, "direct.ts", ["checkpoint"], "d.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own, for its stand-ins in place of your files/);
+    // Phase 1 grades checkpoint.ts with no stand-in: the stand-in for it cannot be borrowed.
+    expect((await bundled(copy, "checkpoint.ts", [], "e.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own/);
+    // Phase 2 grades runner.ts with the stand-in for checkpoint.ts only: the stand-in runner cannot be borrowed.
+    expect((await bundled(copy, "runner.ts", ["checkpoint"], "f.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own/);
+    // Phase 3 with the stand-in for runner.ts: it compiles.
+    expect((await bundled(copy, "session.ts", ["runner"], "g.cjs")).code).toBeDefined();
   });
 });

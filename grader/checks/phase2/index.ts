@@ -1,4 +1,4 @@
-// Phase 2, crash recovery: grades the target's runner.ts (with its checkpoint.ts, or the reference's).
+// Phase 2, crash recovery: grades the target's runner.ts (with its checkpoint.ts, or the grader's stand-in for it).
 import type { DeliverableDefinition } from "../../grading/harness.js";
 import { boundaryCrash } from "./boundary-crash.js";
 import { completeRun } from "./complete-run.js";

@@ -1,6 +1,6 @@
 // What both power-loss checks share: the power cuts of a recorded atomicCheckpoint, the missing
 // step that explains a failure, and the story of one power cut.
-import { gitAllows, gitStops } from "../../crash/commands.js";
+import { wholeCallsAllow, wholeCallStops } from "../../crash/commands.js";
 import { describeCut, describeDisk, normaliseName } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
@@ -13,12 +13,12 @@ import type { Picture } from "../../report/picture.js";
 export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
   const points = [from];
   // Inside a git command, only where a killed git leaves its mark (see crash/commands.ts).
-  const allows = gitAllows(trace, from);
+  const allows = wholeCallsAllow(trace, from);
   for (let i = from; i < to; i++) {
     const e = trace.entries[i]!;
     if ((changesDisk(e) || e.kind === "fsync") && allows(i + 1)) points.push(i + 1);
   }
-  for (const at of gitStops(trace, from, to)) if (!points.includes(at)) points.push(at);
+  for (const at of wholeCallStops(trace, from, to)) if (!points.includes(at)) points.push(at);
   points.sort((a, b) => a - b);
   // What was written before the window (the old checkpoint) counts as durable: it was on disk.
   return points.flatMap((at) => POWER_POLICIES.map((policy) => ({ at, power: { ...policy, settled: from } })));

@@ -34,6 +34,8 @@ export class Recorder {
    * the target's own code; set only for a target that bundles packages.
    */
   callerOf?: () => string | undefined;
+  /** Set while a grader's stand-in saves (sandbox/runtime/target/stand-in-module.ts): a real kill counts the save as one change, made whole. */
+  standInSave: { counted: boolean } | null = null;
   /** The disk's faults, once a scenario turned them on. */
   faults: DiskFaults | null = null;
   /** The stored path each logical descriptor was opened at. */

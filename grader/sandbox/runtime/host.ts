@@ -22,6 +22,7 @@ import { killOthersOfMyUser } from "../identity/processes.js";
 import { ScenarioFolder } from "./scenario-folder.js";
 import { processSeed } from "./target/random-streams.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
+import { STAND_IN_SPECIFIER, standInModule } from "./target/stand-in-module.js";
 
 /** What a run reports beyond its calls' outcomes: its trace, kept for crash states (`record`), and a listing of the disk it left (`listDisk`). */
 interface RunOptions {
@@ -46,6 +47,7 @@ export class Host {
   private casePid: number | null = null;
   private currentPid = 0;
   private readonly lab = labModule((effect) => this.recorder?.push({ kind: "effect", ...effect }), () => this.currentPid);
+  private readonly standIn = standInModule(this.fs, () => this.recorder);
   private readonly folder: ScenarioFolder;
   /** The scenario whose folder is open, and what to put back when it closes. */
   private current: { root: string; savedCwd: string; savedTmp: string | undefined; savedHome: string | undefined } | null = null;
@@ -274,7 +276,7 @@ export class Host {
       const random = processSeed(this.config.seed, scenario, started++);
       // Each crash state's processes draw their own numbers: a recovery that drew some is its own.
       const drew = () => this.recorder?.lookedBeyond("it drew random numbers");
-      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab }, pid: this.currentPid, random, drew });
+      return this.compiledModule(module).instantiate({ fs: this.fs, childProcess: this.childProcess, provided: { [LAB_SPECIFIER]: this.lab, [STAND_IN_SPECIFIER]: this.standIn }, pid: this.currentPid, random, drew });
     };
     const compiled = this.compiledModule(module);
     this.recorder!.callerOf = compiled.frames.callerHook();

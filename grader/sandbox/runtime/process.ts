@@ -9,6 +9,7 @@ import type { FsOp } from "../../crash/model.js";
 import { summarizeError } from "./target/call.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
+import { STAND_IN_SPECIFIER, standInModule } from "./target/stand-in-module.js";
 import type { KillRule, ProcessConfig, Torn } from "../messages/process.js";
 import { Recorder, type BeforeOp } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
@@ -23,8 +24,8 @@ export async function runAsProcess(config: ProcessConfig, guard: () => void): Pr
   const kill = config.kill ?? {};
   const pending = new PendingOps();
   const counter = { changes: 0 };
-  const hooks = killHooks(config, kill, counter);
-  const recorder = new Recorder(config.root, { beforeOp: hooks.beforeOp, keep: false });
+  const hooks = killHooks(config, kill, counter, () => recorder.standInSave);
+  const recorder: Recorder = new Recorder(config.root, { beforeOp: hooks.beforeOp, keep: false });
   process.on("exit", () => report({ changes: counter.changes }));
   const recordingFs = createRecordingFs(() => recorder, pending);
   const childProcess = createRecordingChildProcess(() => recorder, { afterCommand: hooks.afterCommand });
@@ -38,7 +39,7 @@ export async function runAsProcess(config: ProcessConfig, guard: () => void): Pr
   const entry = path.join(config.targetDir, config.entry);
   const target = new CompiledTarget(config.bundle, config.targetDir, entry);
   // A real process: its random numbers are the runtime's own, as any new process's are.
-  const context = { fs: recordingFs, childProcess, provided: { [LAB_SPECIFIER]: lab }, pid: process.pid, random: "real" as const };
+  const context = { fs: recordingFs, childProcess, provided: { [LAB_SPECIFIER]: lab, [STAND_IN_SPECIFIER]: standInModule(recordingFs, () => recorder) }, pid: process.pid, random: "real" as const };
   if (config.argv) {
     process.argv = [process.argv[0]!, entry, ...config.argv];
     const fail = (error: unknown) => {
@@ -70,11 +71,11 @@ export async function runAsProcess(config: ProcessConfig, guard: () => void): Pr
  * The hooks that count writes and changes to the disk and kill the process at the one the rule
  * names: before each of the target's own operations, and after each command it runs, over the
  * operations that stand for what the command did. A SIGKILL of this process does not stop a
- * program it started, so a kill that lands inside a command lands as the command ends.
+ * program it started, so a kill that lands inside a command lands as the command ends. A
+ * grader's stand-in save is one change and no write: a kill lands before it or after it.
  */
-function killHooks(config: ProcessConfig, kill: KillRule, counter: { changes: number }): { beforeOp: BeforeOp; afterCommand: (command: string, ops: FsOp[]) => void } {
-  let writes = 0;
-  const hits = (op: FsOp) => (op.kind === "write" && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
+function killHooks(config: ProcessConfig, kill: KillRule, counter: { changes: number }, standInSave: () => { counted: boolean } | null): { beforeOp: BeforeOp; afterCommand: (command: string, ops: FsOp[]) => void } {
+  const hits = killPoint(kill, counter, standInSave);
   const beforeOp: BeforeOp = (op, realFd) => {
     const isWrite = op.kind === "write";
     if (!hits(op)) return;
@@ -95,6 +96,24 @@ function killHooks(config: ProcessConfig, kill: KillRule, counter: { changes: nu
     die({ api: `\`${command}\``, file, written: bytes, of: bytes, command: true });
   };
   return { beforeOp, afterCommand };
+}
+
+/**
+ * Counts the writes and the changes to the disk, and says whether an operation is the one `kill`
+ * names. A grader's stand-in save (`standInSave()` set) counts as one change, at its first, and
+ * as no write: a kill lands before it or after it, never inside.
+ */
+export function killPoint(kill: KillRule, counter: { changes: number }, standInSave: () => { counted: boolean } | null): (op: FsOp) => boolean {
+  let writes = 0;
+  return (op) => {
+    const save = standInSave();
+    if (save) {
+      if (save.counted || !changesDisk(op)) return false;
+      save.counted = true;
+      return ++counter.changes === kill.nthChange;
+    }
+    return (op.kind === "write" && ++writes === kill.nthWrite) || (changesDisk(op) && ++counter.changes === kill.nthChange);
+  };
 }
 
 /** Tells the grader what was being done, then kills this process for real. */
