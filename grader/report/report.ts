@@ -59,7 +59,7 @@ export interface Report {
   stats: { crashStates: number; durationMs: number };
   /** A grade of some checks only (`--only`, as given; schema 3): the lab's whole core and bonus points, of which these are a part. */
   partial?: { only: string[]; maxScore: number; maxBonus: number; replay?: string };
-  /** Who the submitted code ran as: a user of its own (the grade ran as root), or the grader's own user, and why. */
+  /** Who the submitted code ran as: a user of its own (the grade ran as root), or the grader's own user, and why; and whether it had the network. */
   targetUser?: TargetUserReport;
 }
 
@@ -68,6 +68,10 @@ export interface TargetUserReport {
   /** The grade ran as root: submitted code runs as a user of its own unless `why` says what prevented it. */
   root: boolean;
   why?: string;
+  /** It could use the network (schema 5): false only for a user of its own in a network namespace of its own. */
+  network: boolean;
+  /** Why a user of its own still had the network (no namespace could be made). */
+  networkWhy?: string;
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
