@@ -8,6 +8,7 @@ import { REPO_ROOT } from "../paths.js";
 import { formatOf } from "../report/formats/index.js";
 import { renderHtmlReport } from "../report/html/render.js";
 import { buildReport, exitCode, type Report } from "../report/report.js";
+import { gradedWith } from "../report/graded-with.js";
 import { VerdictCollector } from "../report/reporter.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { renderReplay, replayOutcome } from "../report/replay.js";
@@ -177,7 +178,8 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const metas = [...collector.verdicts, ...hits.flatMap((h) => h.verdicts)];
   const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];
   const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
-  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath });
+  // What graded it is this grade's, never the cached verdicts' (their key holds the Node version and the grader's files).
+  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath });
   for (const d of report.deliverables) if (found.hits.has(d.id)) d.cached = true;
   return { report, verdicts: metas };
 }

@@ -2,11 +2,12 @@
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
 import { deliverablePoints, type Rubric } from "../rubric.js";
 import type { CheckMeta } from "../grading/verdict.js";
+import type { GradedWith } from "./graded-with.js";
 import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
 import { notStartedDeliverables, type NotStarted } from "./not-started.js";
 import type { Picture } from "./picture.js";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
 
@@ -51,6 +52,8 @@ export interface Report {
   schemaVersion: number;
   target: string;
   seed: number;
+  /** The Node version and grader commit of the grade (schema 5); a report standing for a grade that wrote none has none. */
+  gradedWith?: GradedWith;
   score: number;
   maxScore: number;
   bonus: number;
@@ -75,7 +78,7 @@ export interface TargetUserReport {
 }
 
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
-export function buildReport(opts: { rubric: Rubric; target: string; seed: number; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string }): Report {
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; gradedWith: GradedWith; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
@@ -121,6 +124,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     schemaVersion: SCHEMA_VERSION,
     target: opts.target,
     seed: opts.seed,
+    gradedWith: opts.gradedWith,
     score: total("core", (d) => d.points),
     maxScore: total("core", (d) => d.maxPoints),
     bonus: total("bonus", (d) => d.points),

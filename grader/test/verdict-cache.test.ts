@@ -13,6 +13,7 @@ import { loadRubric } from "../rubric.js";
 import type { GradeConfig } from "../grading/config.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import { MAX_ENTRIES, VerdictCache, cacheOff, verdictKeys } from "../cli/verdict-cache.js";
+import { gradedWith } from "../report/graded-with.js";
 import { comparable, grade, prose } from "./support/grade.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -117,6 +118,8 @@ describe("a grade with the cache", () => {
     expect(prose(second.stdout)).toContain("(1 of 1 deliverables from the cache)");
     const same = (r: typeof first) => comparable({ ...r.report!, deliverables: r.report!.deliverables.map((d) => ({ ...d, cached: undefined })) });
     expect(same(second)).toEqual(same(first));
+    // What graded the report is this grade's, never replayed with the verdicts: the grading Node and the grader's commit now.
+    for (const r of [first, second]) expect(r.report!.gradedWith).toMatchObject({ node: process.version, commit: gradedWith().commit });
     expect((await grade(target, args, undefined, { ...env, CI: "true" })).report!.deliverables[0]!.cached).toBeUndefined();
     expect((await grade(target, [...args, "--no-cache"], undefined, env)).report!.deliverables[0]!.cached).toBeUndefined();
     fs.appendFileSync(path.join(target, "diff.ts"), `\nif (process.env.LAB_EDITED) console.log("edited");\n`);

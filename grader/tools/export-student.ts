@@ -1,13 +1,15 @@
 // `npm run export-student -- <dir>`: writes the student template repository into <dir> (a new
 // or empty folder): the grader, the lab, the starter and the handout, without the reference
-// solution or anything else the instructor keeps private. Refuses to write a tree that holds a
-// line of the reference solution.
+// solution or anything else the instructor keeps private, and grader/BUILD.json, the commit it
+// was made from (the students' clones have a git history of their own, not this one). Refuses
+// to write a tree that holds a line of the reference solution.
 import fs from "node:fs";
 import path from "node:path";
 import { readWords } from "../cli/command-line.js";
 import { REPO_ROOT } from "../paths.js";
+import { BUILD_FILE, buildFileText, gitBuild, type GraderBuild } from "../report/graded-with.js";
 import { distinctiveSolutionLines, findSolutionLines } from "./export/solution-lines.js";
-import { templateFiles } from "./export/template.js";
+import { TEMPLATE_SOURCES, templateFiles } from "./export/template.js";
 
 const USAGE = `Usage: npm run export-student -- <dir>
 
@@ -30,14 +32,24 @@ function main(argv: string[]): number {
     console.error(`export-student: nothing written: the template would hold code of the reference solution:\n  ${hits.join("\n  ")}`);
     return 1;
   }
-  for (const file of files) {
+  const build = templateBuild();
+  const written = build ? [...files, { path: BUILD_FILE, content: Buffer.from(buildFileText(build, "npm run export-student")) }] : files;
+  for (const file of written) {
     const to = path.join(dir, file.path);
     fs.mkdirSync(path.dirname(to), { recursive: true });
     fs.writeFileSync(to, file.content);
   }
-  console.log(`Wrote the student template to ${shown}: ${files.length} files, no solution code.`);
+  console.log(`Wrote the student template to ${shown}: ${written.length} files, no solution code.`);
+  console.log(build ? `${BUILD_FILE} records commit ${build.commit.slice(0, 7)}${build.dirty ? ", with the uncommitted changes of its files" : ""}: each report graded in the template names it.` : `No ${BUILD_FILE}: this repository has no git commit to record, so the template's reports will name no grader commit.`);
   console.log(`Check it with: cd ${shown} && npm ci && npm run grade`);
   return 0;
+}
+
+/** The commit the template is made from, dirty when a file it is made from differs from it; undefined outside a git checkout. */
+function templateBuild(): GraderBuild | undefined {
+  const asked = TEMPLATE_SOURCES.map((paths) => gitBuild(REPO_ROOT, paths));
+  if (asked.some((b) => b === undefined)) return undefined;
+  return { commit: asked[0]!.commit, dirty: asked.some((b) => b!.dirty) };
 }
 
 /** Why `dir` cannot receive the template, or null when it is missing or an empty folder outside the repository. */

@@ -3,6 +3,7 @@
 // story and replay.
 import type { MeasurementReport } from "../measurement.js";
 import pc from "picocolors";
+import { gradedWithLine } from "../graded-with.js";
 import { notStartedLine } from "../not-started.js";
 import { pictureLines } from "../picture-lines.js";
 import { crashStates, partialLine } from "../words.js";
@@ -25,7 +26,7 @@ export function markdown(report: Report, only: string[] = []): string {
     else for (const c of d.checks) out.push(...renderCheck(c));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(m));
   }
-  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${crashStates(report.stats.crashStates)} checked.`);
+  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${crashStates(report.stats.crashStates)} checked.${report.gradedWith ? ` ${gradedWithLine(report.gradedWith)}` : ""}`);
   return out.join("\n") + "\n";
 }
 

@@ -5,6 +5,7 @@
 // a story that slipped past the escaping could neither run a script nor fetch a thing.
 import { createHash } from "node:crypto";
 import type { Report } from "../report.js";
+import { gradedWithLine } from "../graded-with.js";
 import { crashStates, partialLine } from "../words.js";
 import { deliverableSection, pointsOf, sectionId } from "./checks.js";
 import { COPY_SCRIPT } from "./copy-script.js";
@@ -57,7 +58,7 @@ export function renderHtmlReport(report: Report): string {
 <div class="page">
 <header>
 <h1>Checkpoint lab</h1>
-<p class="meta">Grading <code>${esc(target)}</code>, seed ${esc(report.seed)}, ${esc(crashStates(report.stats.crashStates))} checked.</p>
+<p class="meta">Grading <code>${esc(target)}</code>, seed ${esc(report.seed)}, ${esc(crashStates(report.stats.crashStates))} checked.${report.gradedWith ? ` ${esc(gradedWithLine(report.gradedWith))}` : ""}</p>
 ${totals(report)}
 <p class="note">${esc(lead)}</p>
 ${rootNote}

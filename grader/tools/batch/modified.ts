@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { BUILD_FILE } from "../../report/graded-with.js";
 import { filesBelow, templateFiles } from "../export/template.js";
 
 /** The files and folders compared; a folder stands for every file below it. */
@@ -38,6 +39,8 @@ export function modifiedFiles(dir: string, pristine: Map<string, string>): strin
 }
 
 function isCompared(file: string): boolean {
+  // BUILD.json names the commit the template was exported from: it differs from one export to the next and grades nothing.
+  if (file === BUILD_FILE) return false;
   return COMPARED.some((c) => (c.endsWith("/") ? file.startsWith(c) : file === c));
 }
 

@@ -33,6 +33,13 @@ const INSTRUCTOR_SCRIPTS = ["test", "test:submissions"];
 /** Where the student README's text lives in this repository. */
 export const STUDENT_README = "grader/tools/export/README.student.md";
 
+/**
+ * What the template is made from, as git pathspecs, for telling whether it differs from the
+ * commit: each list is asked on its own, since the left-out grader/tools would hide the student
+ * README that lives in it.
+ */
+export const TEMPLATE_SOURCES: string[][] = [[...COPIED, "package.json", "tsconfig.json", ...LEFT_OUT.map((p) => `:(exclude)${p}`)], [STUDENT_README]];
+
 /** Lists every file of the student template made from the repository at `root`, sorted by path. */
 export function templateFiles(root: string): TemplateFile[] {
   const files: TemplateFile[] = [];
