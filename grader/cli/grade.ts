@@ -20,7 +20,7 @@ import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import type { Limits } from "../sandbox/messages/limits.js";
-import { chooseIdentity, endTargets, keepFromTargets, type TargetIdentity } from "../sandbox/identity/target-user.js";
+import { chooseIdentity, endTargets, keepFromTargets, targetUserReport, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 
@@ -101,7 +101,7 @@ async function main(): Promise<number> {
     const cache = off === null ? VerdictCache.open() : null;
     const { report: graded, verdicts } = await grade(config, started, args.only, cache);
     endTargets(identity); // before any report is written: nothing of the target's can rewrite it
-    graded.targetUser = { separate: identity.separate, root: process.getuid?.() === 0, ...(identity.separate ? {} : { why: identity.why }) };
+    graded.targetUser = targetUserReport(identity);
     const scrubbed = [work, REPO_ROOT + path.sep, targetDir + path.sep];
     const report = scrubReport(graded, scrubbed);
     fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });

@@ -30,6 +30,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   }
   // Said once: a grade as root that could not keep the submitted code away from the grader.
   if (report.targetUser?.root && !report.targetUser.separate) out.push(...text(c.yellow(`Note: the submitted code ran as the grader's own user (${report.targetUser.why}): it could reach the grader's files.`)), "");
+  if (report.targetUser?.separate && report.targetUser.network) out.push(...text(c.yellow(`Note: the submitted code could use the network: ${report.targetUser.networkWhy}.`)), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
   // Crash states checked by this grade: a deliverable from the cache checked none now.

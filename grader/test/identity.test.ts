@@ -1,8 +1,10 @@
 // Who target processes run as (sandbox/identity), without a grade: the lent ids, the folders given
-// to them, the environment, and the end of every process of a user, however it left its tree.
+// to them, the environment, the network they do not have, and the end of every process of a user,
+// however it left its tree.
 // The parts that need root (lending ids, ending another user's processes) run as root, as CI does.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, describe, expect, test } from "vitest";
@@ -10,6 +12,7 @@ import { build } from "esbuild";
 import { execa } from "execa";
 import { REPO_ROOT } from "../paths.js";
 import { heldIds, idRange, LOCK_DIR, releaseIdsOf, returnId, takeId, type IdRange } from "../sandbox/identity/ids.js";
+import { probeNetworkCut } from "../sandbox/identity/network.js";
 import { processesOf } from "../sandbox/identity/processes.js";
 import { targetEnv } from "../sandbox/identity/target-env.js";
 import { chooseIdentity, UserLease, type TargetIdentity } from "../sandbox/identity/target-user.js";
@@ -53,7 +56,7 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
   test("each lease gets an id of its own that no other holds, and a folder it owns", async () => {
     work = await dir({ unsafeCleanup: true });
     const gid = takeId(RANGE, process.pid, "group", 0)!;
-    identity = { separate: true, gid, gradePid: process.pid, range: RANGE };
+    identity = { separate: true, gid, gradePid: process.pid, range: RANGE, network: { cut: false, why: "set by the network tests below" } };
     const [a, b] = [UserLease.of(identity), UserLease.of(identity)];
     expect(a.user!.uid).not.toBe(b.user!.uid);
     expect([a.user!.gid, b.user!.gid]).toEqual([gid, gid]);
@@ -172,5 +175,92 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     const again = takeId({ first: uid, last: uid }, process.pid, "user", identity.gid);
     expect(again).toBe(uid);
     expect(processesOf(uid)).toEqual([]);
+  });
+});
+
+/** Starts `command` as the lease starts target code; resolves with its pid and what it printed. */
+function startAs(lease: UserLease, file: string, args: string[]): Promise<{ pid: number; stdout: string }> {
+  const command = lease.spawn({ file, args });
+  const child = spawn(command.file, command.args, { ...command.options, cwd: "/", env: {}, stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+  return new Promise((resolve) => child.on("close", () => resolve({ pid: child.pid!, stdout })));
+}
+
+/** Prints, as JSON, who it runs as, its network namespace and interfaces, and how a connection to 127.0.0.1:argv[1] ended. */
+const NETWORK_PROBE = `
+const fs = require("node:fs"), os = require("node:os");
+const seen = { pid: process.pid, uid: process.getuid(), gid: process.getgid(), groups: process.getgroups(), ns: fs.readlinkSync("/proc/self/ns/net"),
+  devices: fs.readFileSync("/proc/net/dev", "utf8").split("\\n").slice(2).map((l) => l.split(":")[0].trim()).filter(Boolean), addresses: os.networkInterfaces() };
+require("node:net").connect(Number(process.argv[1]), "127.0.0.1").on("connect", () => { console.log(JSON.stringify({ ...seen, connected: "yes" })); process.exit(0); })
+  .on("error", (e) => console.log(JSON.stringify({ ...seen, connected: e.code })));
+`;
+
+/** Active network namespaces, made and not yet freed, as the kernel's slab counts them. */
+function namespacesInMemory(): number {
+  return Number(/^net_namespace\s+(\d+)/m.exec(fs.readFileSync("/proc/slabinfo", "utf8"))?.[1]);
+}
+
+describe.runIf(isRoot)("as root: target processes without the network", () => {
+  let gid: number;
+  let network: ReturnType<typeof probeNetworkCut>;
+  let lease: UserLease;
+
+  afterAll(() => {
+    lease?.release();
+    releaseIdsOf(process.pid);
+  });
+
+  test("a namespace can be made here: the probe says so and names the unshare it ran", () => {
+    gid = takeId(RANGE, process.pid, "group", 0)!;
+    const probe = UserLease.of({ separate: true, gid, gradePid: process.pid, range: RANGE, network: { cut: false, why: "probing" } });
+    network = probeNetworkCut(probe.user!);
+    probe.release();
+    expect(network).toEqual({ cut: true, unshare: expect.stringMatching(/^\/(usr\/)?bin\/unshare$/) });
+  });
+
+  test("a target process starts as its user, with no supplementary group, keeping its pid, in a namespace of its own whose only device is a loopback without an address: 127.0.0.1 is unreachable and a listener there sees nothing", async () => {
+    lease = UserLease.of({ separate: true, gid, gradePid: process.pid, range: RANGE, network });
+    const connections: net.Socket[] = [];
+    const server = net.createServer((socket) => connections.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const run = await startAs(lease, process.execPath, ["-e", NETWORK_PROBE, String(port)]);
+      const seen = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(seen).toEqual({ pid: run.pid, uid: lease.user!.uid, gid, groups: [gid], ns: expect.stringMatching(/^net:\[\d+\]$/), devices: ["lo"], addresses: {}, connected: "ENETUNREACH" });
+      expect(seen.ns).not.toBe(fs.readlinkSync("/proc/self/ns/net"));
+      expect(connections).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
+  test("two target processes of one lease are in two namespaces", async () => {
+    const ns = async () => (await startAs(lease, "/bin/sh", ["-c", "readlink /proc/self/ns/net"])).stdout.trim();
+    const [a, b] = [await ns(), await ns()];
+    expect(a).toMatch(/^net:\[\d+\]$/);
+    expect(a).not.toBe(b);
+  });
+
+  test("400 target processes in a row leave no namespace behind: the kernel frees each one after its process", async () => {
+    const before = namespacesInMemory();
+    for (let i = 0; i < 400; i++) await startAs(lease, "/bin/true", []);
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // freeing runs in a kernel worker, a moment after the exit
+    // The slab holds a few dozen between uses: 400 kept would show.
+    expect(namespacesInMemory() - before).toBeLessThan(100);
+  });
+
+  test("where no namespace may be made (root without CAP_SYS_ADMIN, as in a container), the probe says why", async () => {
+    const work = await dir({ unsafeCleanup: true });
+    try {
+      const bundle = path.join(work.path, "network.cjs");
+      await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/network.ts")], bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "silent" });
+      const script = `console.log(JSON.stringify(require(${JSON.stringify(bundle)}).probeNetworkCut(${JSON.stringify(lease.user)})))`;
+      const run = await execa("setpriv", ["--bounding-set=-sys_admin", "--", process.execPath, "-e", script]);
+      expect(JSON.parse(run.stdout)).toEqual({ cut: false, why: "no network namespace could be made (unshare --net: Operation not permitted)" });
+    } finally {
+      await work.cleanup();
+    }
   });
 });

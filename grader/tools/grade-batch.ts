@@ -86,6 +86,8 @@ async function main(argv: string[]): Promise<number> {
     // As root, a grade that could not run its submission as a user of its own says so (once per batch).
     const exposed = rows.filter((r) => r.report?.targetUser?.root && !r.report.targetUser.separate);
     if (exposed.length > 0) console.error(`Note: ${exposed.length} grade${exposed.length === 1 ? "" : "s"} ran the submitted code as the grader's own user (${exposed[0]!.report!.targetUser!.why}): it could reach the grader's files.`);
+    const networked = rows.filter((r) => r.report?.targetUser?.separate && r.report.targetUser.network);
+    if (networked.length > 0) console.error(`Note: ${networked.length} grade${networked.length === 1 ? "" : "s"} let the submitted code use the network: ${networked[0]!.report!.targetUser!.networkWhy}.`);
     const errors = rows.filter((r) => r.error).length;
     console.error(`Wrote ${args.out}: ${rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
     return 0;

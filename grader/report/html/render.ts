@@ -38,7 +38,8 @@ export function renderHtmlReport(report: Report): string {
   const failed = report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed" || c.status === "error").length;
   const title = report.partial ? `Checkpoint lab, partial: ${target}` : `Checkpoint lab ${report.score}/${report.maxScore}: ${target}`;
   const csp = `default-src 'none'; style-src ${hashSource(STYLE)}; script-src ${hashSource(COPY_SCRIPT)}; base-uri 'none'; form-action 'none'`;
-  const rootNote = report.targetUser?.root && !report.targetUser.separate ? `<p class="warning">Note: the submitted code ran as the grader's own user (${esc(report.targetUser.why ?? "")}): it could reach the grader's files.</p>` : "";
+  const rootNote = report.targetUser?.root && !report.targetUser.separate ? `<p class="warning">Note: the submitted code ran as the grader's own user (${esc(report.targetUser.why ?? "")}): it could reach the grader's files.</p>`
+    : report.targetUser?.separate && report.targetUser.network ? `<p class="warning">Note: the submitted code could use the network: ${esc(report.targetUser.networkWhy ?? "")}.</p>` : "";
   const waiting = report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "blocked").length;
   const lead =
     failed > 0 ? `${failed} check${failed === 1 ? "" : "s"} did not pass: each one below says what happened, and gives the command that replays it.`

@@ -1,17 +1,19 @@
 // Who submitted code runs as. When the grader is root (Gradescope, a container, a course server),
 // every process that runs target code runs as a user id of its own, lent for the grade, with a
 // group shared by the grade's processes: it can enter the grade's scratch folder and nothing of
-// the grader's. Elsewhere (a student's laptop) it runs as the grader's own user, and the report
-// says so. This file runs in the grader's processes, never in a target's.
+// the grader's, and it has no network (./network.ts). Elsewhere (a student's laptop) it runs as
+// the grader's own user, and the report says so. This file runs in the grader's processes, never in a target's.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { idRange, lockFolderProblem, releaseIdsOf, returnId, takeId, type IdRange } from "./ids.js";
+import { probeNetworkCut, withoutNetwork, type NetworkAccess } from "./network.js";
 import { killEveryProcessOf } from "./processes.js";
+import type { TargetUserReport } from "../../report/report.js";
 
 /** How a grade runs submitted code; decided once, in the grade's main process, and handed to every check. */
 export type TargetIdentity =
-  | { separate: true; gid: number; gradePid: number; range: IdRange }
+  | { separate: true; gid: number; gradePid: number; range: IdRange; network: NetworkAccess }
   | { separate: false; why: string };
 
 /** A user id and group id a target's processes run as. */
@@ -45,17 +47,35 @@ export function chooseIdentity(shared: string[], env: NodeJS.ProcessEnv = proces
   if (lockProblem) return { separate: false, why: lockProblem };
   const gid = takeId(range, process.pid, "group", 0);
   if (gid === null) return { separate: false, why: `no id in ${range.first}-${range.last} (GRADE_SANDBOX_IDS) is free` };
-  const identity: TargetIdentity = { separate: true, gid, gradePid: process.pid, range };
-  for (const dir of shared) shareWithTargets(dir, identity);
-  // The runtime must be one any user may run (not one installed in root's home folder).
-  const probe = UserLease.of(identity);
-  const ran = spawnSync(process.execPath, ["-e", "0"], { ...probe.spawnOptions, cwd: "/", env: {}, stdio: "ignore", timeout: 30_000 });
-  probe.release();
-  if (ran.status !== 0) {
-    returnId(gid);
-    return { separate: false, why: `another user cannot run Node at ${process.execPath}: install it where every user may run it` };
+  // The runtime must be one any user may run (not one installed in root's home folder), and is
+  // run without the network when a namespace can be made here.
+  const probe = UserLease.of({ separate: true, gid, gradePid: process.pid, range, network: { cut: false, why: "not probed yet" } });
+  let network: NetworkAccess;
+  try {
+    network = probeNetworkCut(probe.user!);
+    if (!network.cut && !runsNode(probe)) {
+      returnId(gid);
+      return { separate: false, why: `another user cannot run Node at ${process.execPath}: install it where every user may run it` };
+    }
+  } finally {
+    probe.release();
   }
+  const identity: TargetIdentity = { separate: true, gid, gradePid: process.pid, range, network };
+  for (const dir of shared) shareWithTargets(dir, identity);
   return identity;
+}
+
+/** Whether the lease's user can run this Node (with the network: the probe without it failed). */
+function runsNode(lease: UserLease): boolean {
+  const ran = spawnSync(process.execPath, ["-e", "0"], { ...lease.spawnOptions, cwd: "/", env: {}, stdio: "ignore", timeout: 30_000 });
+  return ran.status === 0;
+}
+
+/** What the report says of who the submitted code ran as, and whether it could use the network. */
+export function targetUserReport(identity: TargetIdentity): TargetUserReport {
+  const root = process.getuid?.() === 0;
+  if (!identity.separate) return { separate: false, root, network: true, why: identity.why };
+  return identity.network.cut ? { separate: true, root, network: false } : { separate: true, root, network: true, networkWhy: identity.network.why };
 }
 
 /** Lets the grade's target processes enter `dir` (not list it), and nobody else's. */
@@ -84,19 +104,30 @@ export function endTargets(identity: TargetIdentity): void {
 export class UserLease {
   private released = false;
 
-  private constructor(readonly user: TargetUser | null) {}
+  /** `unshare`: the program that starts this user's processes without the network, when the grade cuts it. */
+  private constructor(readonly user: TargetUser | null, private readonly unshare: string | null) {}
 
   /** A user of its own for one set of target processes, when the identity has them. */
   static of(identity: TargetIdentity | undefined): UserLease {
-    if (!identity?.separate) return new UserLease(null);
+    if (!identity?.separate) return new UserLease(null, null);
     const uid = takeId(identity.range, identity.gradePid, "user", identity.gid);
     if (uid === null) throw new Error(`no id in ${identity.range.first}-${identity.range.last} is free for a target's processes`);
-    return new UserLease({ uid, gid: identity.gid });
+    return new UserLease({ uid, gid: identity.gid }, identity.network.cut ? identity.network.unshare : null);
   }
 
-  /** What `spawn` needs to start a process as this user. */
+  /** What `spawn` needs to start a process as this user, with the network: for the grader's own uses, not the target's code (see `spawn`). */
   get spawnOptions(): { uid?: number; gid?: number } {
     return this.user ? { uid: this.user.uid, gid: this.user.gid } : {};
+  }
+
+  /**
+   * How to start `command` that runs target code as this user: as it is, with `spawn`'s uid and gid, or through unshare
+   * (spawned as root, it takes the user's ids itself) when the grade keeps its code off the network.
+   */
+  spawn(command: { file: string; args: string[] }): { file: string; args: string[]; options: { uid?: number; gid?: number } } {
+    if (!this.user) return { ...command, options: {} };
+    if (this.unshare) return { ...withoutNetwork(command, this.user, this.unshare), options: {} };
+    return { ...command, options: this.spawnOptions };
   }
 
   /** Makes `dir` (and its parents) and gives it, with whatever it holds, to this user; returns it. */

@@ -1,7 +1,8 @@
 // Starts a child that runs the target's code, in any of its modes (messages/launch.ts), the one
 // way every mode is started: through execa, below the shell of `limitedCommand` (memory and
-// file-size limits, the V8 heap limit), as the lease's user, in a folder of that user's, with
-// nothing of the grader's in its environment. It keeps the end of what the child prints, reads
+// file-size limits, the V8 heap limit), as the lease's user and, when the grade cuts it, without
+// the network (identity/network.ts), in a folder of that user's, with nothing of the grader's in
+// its environment. It keeps the end of what the child prints, reads
 // the JSON lines of its report pipe, and kills it with everything below it.
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -73,7 +74,8 @@ export class Child {
   static start(opts: ChildOptions): Child {
     const { limits, lease } = opts;
     const wiring = WIRING[opts.mode];
-    const command = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, ...profileFlags(), opts.hostFile, MODE_FLAGS[opts.mode], ...(opts.args ?? [])], { replaceShell: !!lease?.user });
+    const limited = limitedCommand(limits, process.execPath, [`--max-old-space-size=${heapMiB(limits)}`, ...profileFlags(), opts.hostFile, MODE_FLAGS[opts.mode], ...(opts.args ?? [])], { replaceShell: !!lease?.user });
+    const command = lease ? lease.spawn(limited) : { ...limited, options: {} };
     const subprocess = execa(command.file, command.args, {
       reject: false,
       buffer: false,
@@ -83,7 +85,7 @@ export class Child {
       cwd: opts.cwd,
       env: targetEnv(opts.home),
       extendEnv: false,
-      ...lease?.spawnOptions,
+      ...command.options,
     });
     const child = new Child(subprocess, limits, wiring.tails(limits));
     // A killed child breaks its pipes: that shows as its exit, never as an error of the grader's.
