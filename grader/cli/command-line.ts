@@ -103,6 +103,16 @@ function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
+/**
+ * What a command prints when it cannot start: "<command>: <message>", then its usage when the
+ * mistake is in its command line. A mistake in the manifest it read (a ManifestError, which says
+ * the file, line and column) is told alone: the usage would only bury it.
+ */
+export function cannotStart(command: string, error: unknown, usage: string): string {
+  const said = `${command}: ${error instanceof Error ? error.message : String(error)}`;
+  return error instanceof Error && error.name === "ManifestError" ? said : `${said}\n\n${usage}`;
+}
+
 /** Usage lines: the flags in one column as wide as the widest, each text beside its flag, wrapped to 80 columns under its own column. */
 export function usageLines(rows: [flag: string, text: string][]): string {
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 4;

@@ -22,6 +22,8 @@ import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import type { Limits } from "../sandbox/messages/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, targetUserReport, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
+import { cannotStart } from "./command-line.js";
+import { DELIVERABLES } from "../checks/index.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 
 /** Where the last report is always written, besides any --json file. */
@@ -36,9 +38,10 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2));
     if (args.help) return console.log(USAGE), 0;
-    rubric = loadRubric(args.rubric && path.resolve(args.rubric));
+    // Every deliverable and check against the grader's code, whatever --only selects.
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DELIVERABLES });
   } catch (error) {
-    console.error(`grade: ${(error as Error).message}\n\n${USAGE}`);
+    console.error(cannotStart("grade", error, USAGE));
     return 2;
   }
   const targetDir = path.resolve(args.target);

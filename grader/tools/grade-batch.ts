@@ -8,6 +8,8 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { REPO_ROOT } from "../paths.js";
 import { unknownSelections } from "../cli/args.js";
+import { cannotStart } from "../cli/command-line.js";
+import { DELIVERABLES } from "../checks/index.js";
 import { loadRubric, type Rubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
@@ -27,12 +29,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseBatchArgs(argv);
     if (args.help) return console.log(USAGE), 0;
-    rubric = loadRubric(args.rubric && path.resolve(args.rubric));
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DELIVERABLES });
     const unknown = unknownSelections(rubric, args.only);
     if (unknown) throw new Error(unknown);
     if (!fs.statSync(args.submissions, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the submissions folder ${JSON.stringify(args.submissions)} is not a folder`);
   } catch (error) {
-    console.error(`grade-batch: ${(error as Error).message}\n\n${USAGE}`);
+    console.error(cannotStart("grade-batch", error, USAGE));
     return 2;
   }
   const out = path.resolve(args.out);
