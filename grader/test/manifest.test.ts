@@ -133,4 +133,23 @@ describe("the report's schema", () => {
     expect(() => assertMatchesSchema("report", report, "report")).toThrow('report: deliverables[0] (phase1).checks[0] (phase1.absent) needs "points"');
     expect(() => assertMatchesSchema("report", { ...report, deliverables: [{ ...report.deliverables[0], checks: [{ ...check, points: 4 }] }] }, "report")).not.toThrow();
   });
+
+  test("a saved report of another schemaVersion is refused as another grader's, not field by field; what graded it needs its Node version, and a commit goes with dirty", async () => {
+    const { SCHEMA_VERSION } = await import("../report/report.js");
+    const { readReport } = await import("../report/read-report.js");
+    const { dir } = await import("tmp-promise");
+    const tmp = await dir({ unsafeCleanup: true });
+    try {
+      const file = path.join(tmp.path, "old.json");
+      const report = { schemaVersion: SCHEMA_VERSION, target: "", seed: 1, score: 0, maxScore: 0, bonus: 0, maxBonus: 0, stats: { crashStates: 0, durationMs: 1 }, deliverables: [] };
+      fs.writeFileSync(file, JSON.stringify({ ...report, schemaVersion: SCHEMA_VERSION - 1 }));
+      expect(() => readReport(file)).toThrow(`report: schemaVersion ${SCHEMA_VERSION - 1} was written by an older grader; this one reads ${SCHEMA_VERSION}: grade again to write it`);
+      const commit = "f7eee31ed1f130f30562ed6d28fa1974e0a16d07";
+      expect(() => assertMatchesSchema("report", { ...report, gradedWith: { node: "v22.12.0", commit, dirty: false } }, "report")).not.toThrow();
+      expect(() => assertMatchesSchema("report", { ...report, gradedWith: { commit, dirty: false } }, "report")).toThrow('report: gradedWith needs "node"');
+      expect(() => assertMatchesSchema("report", { ...report, gradedWith: { node: "v22.12.0", commit } }, "report")).toThrow(/gradedWith/);
+    } finally {
+      await tmp.cleanup();
+    }
+  });
 });
