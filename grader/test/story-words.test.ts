@@ -6,7 +6,7 @@ import { describeResult } from "../grading/calls.js";
 import { locateCrash } from "../checks/phase2/ledger.js";
 import type { Trace } from "../crash/model.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
-import { showPaths } from "../checks/stretch-diff/reference.js";
+import { showPaths } from "../checks/stretch-diff/divergence.js";
 
 describe("a call's outcome in words", () => {
   test("a SyntaxError at a JSON position says that position counts characters, not bytes; other errors say nothing of it", () => {

@@ -1,20 +1,12 @@
-// Calling firstDivergence on many pairs of histories in one scenario, and judging each answer.
+// Calling firstDivergence on many pairs of histories in one scenario, and judging each answer
+// against the one its case carries.
 import { describeResult } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { showState } from "../../grading/states.js";
 import type { Picture } from "../../report/picture.js";
 import { answerPicture } from "./diff-picture.js";
-import { explainDivergence, isPathList, pathSetKey, referenceDivergence, showPaths, type Divergence, type Path } from "./reference.js";
-import type { Judged } from "./reference.js";
-
-/** Two histories to compare: `a[i]` and `b[i]` are the states after step i + 1. */
-export interface DiffCase {
-  a: unknown[];
-  b: unknown[];
-}
-
-export type { Judged } from "./reference.js";
+import { explainDivergence, isPathList, pathSetKey, showPaths, type DiffCase, type Divergence, type Judged, type Path } from "./divergence.js";
 
 /** A call of firstDivergence(a, b) that sends back what it returned. */
 export function divergeStep(a: readonly unknown[], b: readonly unknown[]): ScenarioStep {
@@ -28,17 +20,16 @@ export function divergeStep(a: readonly unknown[], b: readonly unknown[]): Scena
 export async function firstWrongAnswer(box: Sandbox, cases: DiffCase[], judged: Judged, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string | null> {
   const { results } = await box.run("diff", { steps: cases.map((c) => divergeStep(c.a, c.b)) });
   for (const [i, c] of cases.entries()) {
-    const problem = judgeAnswer(results[i]!, c.a, c.b, judged);
+    const problem = judgeAnswer(results[i]!, c, judged);
     if (!problem) continue;
-    opts.draw?.(() => answerPicture({ call: "firstDivergence(a, b)", names: ["a", "b"], a: c.a, b: c.b, result: results[i]!, judged }));
+    opts.draw?.(() => answerPicture({ call: "firstDivergence(a, b)", names: ["a", "b"], ...c, result: results[i]!, judged }));
     return `Given the histories\n  a = ${showState(c.a, 200)}\n  b = ${showState(c.b, 200)}\n${problem}.`;
   }
   return null;
 }
 
-/** Null when `r`, firstDivergence's answer for histories `a` and `b`, is right in what `judged` covers; otherwise what was wrong. */
-export function judgeAnswer(r: CallResult, a: readonly unknown[], b: readonly unknown[], judged: Judged, call = "firstDivergence(a, b)"): string | null {
-  const expected = referenceDivergence(a, b);
+/** Null when `r`, firstDivergence's answer for the case's histories, is right in what `judged` covers; otherwise what was wrong. */
+export function judgeAnswer(r: CallResult, { a, b, expected }: DiffCase, judged: Judged, call = "firstDivergence(a, b)"): string | null {
   const { answer, why } = explainDivergence(expected, a, b);
   if (r.status !== "returned") return `${describeResult(call, r)}; expected ${answer}: ${why}`;
   const got = r.value.value;

@@ -1,11 +1,11 @@
 // The "diff" picture of a stretch-diff failure (report/picture-diff.ts), made from the same
-// histories and the same answer its story is told from: the grader's own divergence of the two
-// histories, what each side holds at every path where they differ, and where the answer points.
+// histories and the same answer its story is told from: the divergence the case carries (known
+// from how its histories were made), what each side holds at each of its paths, and where the
+// answer points.
 // A picture the builder cannot make is left out (null): it never changes a verdict or a story.
 import type { DiffAnswer, DiffPathEntry, DiffPicture, DiffRow } from "../../report/picture-diff.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
-import type { Judged } from "./reference.js";
-import { byPath, isPathList, referenceDivergence, type Divergence, type Path } from "./reference.js";
+import { byPath, isPathList, type DiffCase, type Divergence, type Judged, type Path } from "./divergence.js";
 
 /** Paths the picture carries at most (the rest are counted); the terminal shows fewer. */
 const PATHS = 8;
@@ -14,12 +14,10 @@ const STATE_CHARS = 60;
 const VALUE_CHARS = 24;
 const SAID_CHARS = 60;
 
-/** What a picture of an answer is made from: the call as the story names it, the two histories and their names, what the call did, and what was judged of it. */
-export interface AnswerRecord {
+/** What a picture of an answer is made from: the call as the story names it, the two histories, their names and their divergence, what the call did, and what was judged of it. */
+export interface AnswerRecord extends DiffCase {
   call: string;
   names: readonly [string, string];
-  a: readonly unknown[];
-  b: readonly unknown[];
   result: CallResult;
   judged: Judged;
 }
@@ -27,9 +25,8 @@ export interface AnswerRecord {
 /** The picture of firstDivergence's answer for two histories; null when it cannot be drawn (the call did not return or throw). */
 export function answerPicture(record: AnswerRecord): DiffPicture | null {
   try {
-    const { a, b, result, judged } = record;
+    const { a, b, expected, result, judged } = record;
     if (result.status !== "returned" && result.status !== "threw") return null;
-    const expected = referenceDivergence(a, b);
     const answer = answerOf(result, expected, judged);
     const picture = histories(record.call, record.names, a, b, expected, answer.step);
     return { ...picture, paths: marked(picture.paths, answer.listed), answer: answer.drawn };
@@ -39,13 +36,16 @@ export function answerPicture(record: AnswerRecord): DiffPicture | null {
   }
 }
 
-/** The picture of the history loadHistory gave back (`result`) beside the task's own states; null when it returned no array or one that does not differ from them. */
-export function loadedPicture(call: string, result: CallResult, expected: readonly unknown[]): DiffPicture | null {
+/**
+ * The picture of the history loadHistory gave back (`result`) beside the task's own states, at
+ * `divergence`, where they first differ (the loaded history as a, the task's as b); null when it
+ * returned no array, or their divergence is not known.
+ */
+export function loadedPicture(call: string, result: CallResult, expected: readonly unknown[], divergence: Divergence | null): DiffPicture | null {
   try {
     const got = result.status === "returned" ? result.value.value : undefined;
-    if (!Array.isArray(got)) return null;
-    const divergence = referenceDivergence(got, expected);
-    return divergence && histories(call, ["loaded", "the task's"], got, expected, divergence, undefined);
+    if (!Array.isArray(got) || divergence === null) return null;
+    return histories(call, ["loaded", "the task's"], got, expected, divergence, undefined);
   } catch {
     return null;
   }

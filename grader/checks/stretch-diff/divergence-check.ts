@@ -1,8 +1,10 @@
-// The two property checks of firstDivergence: the same batches of planted divergences, judged
-// on the step alone (first-step) or on the step and its set of paths (paths).
+// The two property checks of firstDivergence: the same batches of planted divergences, each with
+// the answer it was made to have, judged on the step alone (first-step) or on the step and its
+// set of paths (paths).
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import { firstWrongAnswer, type Judged } from "./answers.js";
+import { firstWrongAnswer } from "./answers.js";
+import type { Judged } from "./divergence.js";
 import { diffCases, HAND_CASES } from "./histories.js";
 
 /** A check that calls firstDivergence on fast-check's batches of histories and judges what `judged` covers. */

@@ -1,14 +1,17 @@
 // stretch-diff.two-prompts: the handout's stretch goal with the real lab task. recordHistory runs
 // it with two different prompts (and the first prompt again) into empty folders; a fresh process
 // loads each history back, which must be the task's real states; firstDivergence then finds where
-// the two prompts' runs part ways, and that two runs of one prompt never do.
+// the two prompts' runs part ways, and that two runs of one prompt never do. The answers expected
+// are known from how the task builds its states (lab-runs.ts), not worked out by a diff.
 import { DEFAULT_PROMPT, expectedStates } from "../../../lab/task.js";
 import { describeResult } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
+import { showState } from "../../grading/states.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { divergeStep, judgeAnswer } from "./answers.js";
 import { answerPicture, loadedPicture } from "./diff-picture.js";
-import { referenceDivergence, showPaths } from "./reference.js";
+import type { Divergence } from "./divergence.js";
+import { labPaths, promptRunsDivergence, sameJson, whichRunState } from "./lab-runs.js";
 
 const PROMPT_B = "Summarise the incident report, two findings per step.";
 
@@ -35,18 +38,18 @@ export const twoPrompts: CheckDefinition = {
     const { results } = await ctx.sandbox().run("diff", { steps });
     const histories = [a!, b!, again!];
     const recorded = RUNS.map((run, i) => checkRecorded(results[i]!, run.label)).find(Boolean);
-    const loads = RUNS.map((run, i) => checkLoaded(results[3 + i]!, histories[i]!, run.label));
-    const loaded = loads.find(Boolean);
-    const compared = COMPARED.map((c, i) => ({ ...c, a: a!, b: histories[c.with]!, result: results[6 + i]!, judged: "paths" as const }));
-    const answers = compared.map((c) => judgeAnswer(c.result, c.a, c.b, "paths", c.call));
+    const loads = RUNS.map((run, i) => checkLoaded(results[3 + i]!, histories[i]!, run));
+    const loaded = loads.find((l) => l.problem)?.problem;
+    const compared = COMPARED.map((c, i) => ({ ...c, a: a!, b: histories[c.with]!, expected: promptRunsDivergence(RUNS[0]!.prompt, RUNS[c.with]!.prompt), result: results[6 + i]!, judged: "paths" as const }));
+    const answers = compared.map((c) => judgeAnswer(c.result, c, "paths", c.call));
     const diverged = answers.find(Boolean);
     const problem = recorded ?? loaded ?? diverged;
     if (!problem) return ctx.passed();
     if (!recorded) {
       // The picture of the problem the story tells: the history loaded wrong, else the wrong answer.
-      const load = loads.findIndex(Boolean);
+      const load = loads.findIndex((l) => l.problem);
       const call = `loadHistory(historyDir) for ${RUNS[load]?.label}`;
-      ctx.draw(() => (load >= 0 ? loadedPicture(call, results[3 + load]!, histories[load]!) : answerPicture(compared[answers.findIndex(Boolean)]!)));
+      ctx.draw(() => (load >= 0 ? loadedPicture(call, results[3 + load]!, histories[load]!, loads[load]!.divergence) : answerPicture(compared[answers.findIndex(Boolean)]!)));
     }
     const setting =
       `recordHistory ran the lab task (${a!.length} steps) with prompt A ${JSON.stringify(DEFAULT_PROMPT)} into an empty folder, ` +
@@ -66,18 +69,27 @@ function checkRecorded(r: CallResult, label: string): string | null {
   return r.status === "returned" ? null : `For ${label}, ${describeResult("recordHistory(task, historyDir)", r)}`;
 }
 
-/** Null when loadHistory gave back exactly `expected`, the task's state after each step; otherwise how it differs. */
-function checkLoaded(r: CallResult, expected: readonly unknown[], label: string): string | null {
-  const call = `loadHistory(historyDir) for ${label}`;
+/**
+ * Null when loadHistory gave back exactly `expected`, the task's state after each step of `run`
+ * (key order aside); otherwise how it differs, and where they first diverge when that is known:
+ * a step only one of them has, or an element that is another of the task's states.
+ */
+function checkLoaded(r: CallResult, expected: readonly unknown[], run: (typeof RUNS)[number]): { problem: string | null; divergence: Divergence | null } {
+  const call = `loadHistory(historyDir) for ${run.label}`;
   const want = `the ${expected.length} states after steps 1 to ${expected.length}, in order`;
-  if (r.status !== "returned") return `${describeResult(call, r)}; expected ${want}`;
+  const told = (problem: string, divergence: Divergence | null = null) => ({ problem, divergence });
+  if (r.status !== "returned") return told(`${describeResult(call, r)}; expected ${want}`);
   const got = r.value.value;
-  if (!Array.isArray(got)) return `${call} returned ${r.value.preview}; expected an array of ${want}`;
-  const d = referenceDivergence(got, expected);
-  if (d === null) return null;
-  if (d.step > Math.min(got.length, expected.length)) return `${call} returned ${got.length} states; expected ${want}`;
-  // Whose state it holds there, when it is another step's (a history sorted by name puts step 10 before step 2).
-  const other = expected.findIndex((state) => referenceDivergence([got[d.step - 1]], [state]) === null);
-  const whose = other >= 0 ? `: it is the state after step ${other + 1}` : `: they differ at ${showPaths(d.paths)}`;
-  return `${call} returned ${got.length} states, and its element ${d.step - 1} is not the task's state after step ${d.step}${whose}`;
+  if (!Array.isArray(got)) return told(`${call} returned ${r.value.preview}; expected an array of ${want}`);
+  const shared = Math.min(got.length, expected.length);
+  const i = got.slice(0, shared).findIndex((state, i) => !sameJson(state, expected[i]));
+  if (i < 0) return got.length === expected.length ? { problem: null, divergence: null } : told(`${call} returned ${got.length} states; expected ${want}`, { step: shared + 1, paths: [[]] });
+  // Whose state it holds there, when it is another of the task's (a history sorted by name puts step 10 before step 2).
+  const other = whichRunState(got[i], [...new Set(RUNS.map((r) => r.prompt))]);
+  const there = `${call} returned ${got.length} states, and its element ${i} is not the task's state after step ${i + 1}`;
+  if (other === null) return told(`${there}: it is ${showState(got[i], 120)}, none of the task's states`);
+  const divergence = { step: i + 1, paths: labPaths(other, { prompt: run.prompt, step: i + 1 }) };
+  const whose = other.step === 0 ? "the task's initial state" : `the state after step ${other.step}`;
+  const ofRun = other.prompt === run.prompt ? "" : ` of the run with ${RUNS.find((r) => r.prompt === other.prompt)!.label}`;
+  return told(`${there}: it is ${whose}${ofRun}`, divergence);
 }

@@ -1,0 +1,45 @@
+// What stretch-diff.two-prompts knows of the lab task's states without a diff (lab-runs.ts): the
+// paths it names between any two states of the runs it records are exactly where they differ (told
+// by a comparison written for the tests alone), and none of it answers firstDivergence.
+import { describe, expect, test } from "vitest";
+import { DEFAULT_PROMPT, expectedStates, TASK_STEPS } from "../../lab/task.js";
+import { labPaths, promptRunsDivergence, whichRunState, type RunState } from "../checks/stretch-diff/lab-runs.js";
+import { differences, firstDifference, pathSet } from "./stretch-diff-differences.js";
+
+const PROMPT_B = "Summarise the incident report, two findings per step.";
+const PROMPTS = [DEFAULT_PROMPT, PROMPT_B];
+const STATES: RunState[] = PROMPTS.flatMap((prompt) => Array.from({ length: TASK_STEPS + 1 }, (_, step) => ({ prompt, step })));
+const stateOf = ({ prompt, step }: RunState) => expectedStates({ prompt })[step];
+
+describe("the lab task's states, known from how a step builds them", () => {
+  test("for every pair of states of the runs with prompts A and B (steps 0 to 10), labPaths names exactly the paths where they differ", () => {
+    for (const x of STATES)
+      for (const y of STATES) expect(pathSet(labPaths(x, y)), `${JSON.stringify(x)} and ${JSON.stringify(y)}`).toBe(pathSet(differences(stateOf(x), stateOf(y))));
+  });
+
+  test("the runs of prompts A and B part ways at step 1, at its 51 paths; a prompt's run never parts from itself", () => {
+    const [a, b] = PROMPTS.map((prompt) => expectedStates({ prompt }).slice(1));
+    const expected = promptRunsDivergence(DEFAULT_PROMPT, PROMPT_B)!;
+    expect({ step: expected.step, paths: pathSet(expected.paths) }).toEqual({ step: 1, paths: pathSet(firstDifference(a!, b!)!.paths) });
+    expect(expected.paths).toHaveLength(51);
+    expect(promptRunsDivergence(DEFAULT_PROMPT, DEFAULT_PROMPT)).toBeNull();
+  });
+
+  test("whichRunState names each state of either run, its keys in any order, and nothing that differs from all of them", () => {
+    const reversed = (v: unknown): unknown => (Array.isArray(v) ? v.map(reversed) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, w]) => [k, reversed(w)])) : v);
+    for (const s of STATES) expect(whichRunState(reversed(stateOf(s)), PROMPTS)).toEqual(s);
+    const changed = structuredClone(stateOf({ prompt: DEFAULT_PROMPT, step: 4 }))!;
+    changed.notes[2]!.words[7] += "!";
+    expect(whichRunState(changed, PROMPTS)).toBeNull();
+    expect(whichRunState(stateOf({ prompt: PROMPT_B, step: 3 }), [DEFAULT_PROMPT])).toBeNull();
+  });
+
+  test("wired as a student's firstDivergence, neither gives an answer: given two histories, each throws", () => {
+    const [a, b] = PROMPTS.map((prompt) => expectedStates({ prompt }).slice(1));
+    const asFirstDivergence = [promptRunsDivergence, labPaths] as unknown as ((a: unknown, b: unknown) => unknown)[];
+    for (const f of asFirstDivergence) {
+      expect(() => f(a, b)).toThrow(TypeError);
+      expect(() => f([1], [2])).toThrow(TypeError);
+    }
+  });
+});
