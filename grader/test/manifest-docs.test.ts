@@ -45,7 +45,7 @@ function changedLines(before: string, after: string): string[] {
 }
 
 describe("npm run readme-tables on a copy of the documents", () => {
-  test("after a points change, HANDOUT.md's table row, the deliverable's and the core total's points and the sample failure's 0/N change, and nothing else", async () => {
+  test("after a points change, HANDOUT.md's table row, the deliverable's and the core total's points and the sample failure's 0/N change, and nothing else; README.md's tables and sentences follow", async () => {
     const edit = (text: string) => {
       const points = (id: string, from: number, to: number) => {
         const at = text.indexOf(`"id": "${id}"`);
@@ -69,8 +69,12 @@ describe("npm run readme-tables on a copy of the documents", () => {
         "✗ killed inside git (stale index.lock), recovers                 0/2 → ✗ killed inside git (stale index.lock), recovers                 0/5",
         "✗ a crash inside atomicCheckpoint leaves the old or new state    0/12 → ✗ a crash inside atomicCheckpoint leaves the old or new state    0/11",
       ]);
-      // The README's tables changed with it: a row and two totals.
-      expect(changedLines(readme, read("README.md"))).toHaveLength(4);
+      // The README's too: two rows, two totals in the table of deliverables, two sentences that open a table.
+      expect(changedLines(readme, read("README.md")).filter((l) => !l.startsWith("|"))).toEqual([
+        "Phase 1 checks (35 points): → Phase 1 checks (34 points):",
+        "Git-backed checkpoint checks (10 bonus points) run your `git-checkpoint.ts`, a `runTask` with → Git-backed checkpoint checks (13 bonus points) run your `git-checkpoint.ts`, a `runTask` with",
+      ]);
+      expect(changedLines(readme, read("README.md")).filter((l) => l.startsWith("|"))).toHaveLength(4);
       const again = await run("--check");
       expect(again.exitCode).toBe(0);
     });
