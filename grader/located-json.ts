@@ -25,6 +25,8 @@ export interface LocatedJson {
   placeOf(pointer: string, opts?: { key?: boolean }): Place | undefined;
 }
 
+const COMMENT = 'a comment: JSON has none (the manifest takes a "$comment" key at its top)';
+
 /** Parses `text` as JSON; throws a JsonTextError at the first mistake, or at a key an object holds twice (JSON.parse would keep the last without a word). */
 export function parseLocated(text: string): LocatedJson {
   const offsets = new Map<string, { value: number; key?: number }>();
@@ -52,7 +54,7 @@ export function parseLocated(text: string): LocatedJson {
     for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
       if (text.startsWith(word, i) && !/[\w$]/.test(text[i + word.length] ?? "")) return (i += word.length), v;
     }
-    if (text.startsWith("//", i) || text.startsWith("/*", i)) return fail(i, 'a comment: JSON has none (the manifest takes a "$comment" key at its top)');
+    if (text.startsWith("//", i) || text.startsWith("/*", i)) return fail(i, COMMENT);
     return fail(i, `expected a value (a string in double quotes, a number, true, false, null, an object or an array), found ${found(text, i)}`);
   }
 
@@ -70,6 +72,7 @@ export function parseLocated(text: string): LocatedJson {
         if (text[i] === "}" && comma !== undefined) return fail(comma, 'a comma after the last item: JSON has none before "}"');
         if (i >= text.length) return fail(end(), `the file ends inside the object that starts at line ${placeAt(start).line}: a "}" is missing`);
         if (text[i] === "'") return fail(i, "a key in single quotes: JSON keys are in double quotes");
+        if (text.startsWith("//", i) || text.startsWith("/*", i)) return fail(i, COMMENT);
         const word = /^[A-Za-z_$][\w$-]*/.exec(text.slice(i, i + 100))?.[0];
         if (word) return fail(i, `the key ${word} is not in double quotes`);
         return fail(i, `expected a key in double quotes, found ${found(text, i)}`);

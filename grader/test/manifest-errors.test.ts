@@ -85,6 +85,12 @@ describe("a manifest that is not JSON is told by line and column, with the line 
     expect(told([`"seed": 1`, `seed: 1`])).toBe(["grader/rubric.json:2:3: the key seed is not in double quotes", "  2 |   seed: 1,", "    |   ^"].join("\n"));
   });
 
+  test("a comment, where a key or a value goes", () => {
+    const said = 'a comment: JSON has none (the manifest takes a "$comment" key at its top)';
+    expect(told([`"seed": 1,`, `// the seed\n  "seed": 1,`])).toBe([`grader/rubric.json:2:3: ${said}`, "  2 |   // the seed", "    |   ^"].join("\n"));
+    expect(told([`"seed": 1,`, `"seed": /* one */ 1,`])).toBe([`grader/rubric.json:2:11: ${said}`, '  2 |   "seed": /* one */ 1,', "    |           ^"].join("\n"));
+  });
+
   test("a key given twice in one object, which JSON.parse would take without a word", () => {
     expect(told([`"seed": 1,`, `"seed": 1,\n  "seed": 2,`])).toBe(
       ['grader/rubric.json:3:3: the key "seed" is in this object twice (first at line 2); JSON would keep the last', '  3 |   "seed": 2,', "    |   ^"].join("\n"),
@@ -145,7 +151,7 @@ describe("an id the manifest or the grader does not know is told with the closes
   });
 });
 
-describe("a grade, grade-batch and readme-tables refuse such a manifest: exit 2, the message, no usage", () => {
+describe("a grade and grade-batch refuse such a manifest at load: exit 2, the message, no usage", () => {
   /** The repository's manifest in a temp folder as rubric.json, after `edit`; the run is given its folder as cwd, so messages name it "rubric.json". */
   async function withManifest(edit: (text: string) => string, run: (cwd: string, text: string) => Promise<void>): Promise<void> {
     const tmp = await dir({ unsafeCleanup: true });
