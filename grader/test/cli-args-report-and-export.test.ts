@@ -34,13 +34,14 @@ async function runCommand(file: "../cli/report.js" | "../tools/export-student.js
 }
 
 describe("npm run report's arguments", () => {
-  const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags>
+  const USAGE = `Usage: npm run report -- --from <report.json> [options] <format flags> [--points]
 
 ${usageLines([
   ["--from <file>", "the JSON report of a grade (npm run grade -- --json <file>)"],
   ["--only <id>", "only this deliverable (repeatable)"],
   ["--rubric <file>", "the rubric the grade used, for a report that is missing"],
   ...formatRows(),
+  ["--points", "print the core score as a GitHub Actions annotation (Points X/Y); exit 1 unless every core check passed"],
 ])}`;
   const MISSING_WHY = "The grade did not finish, so this check has no result: read the grading step's log.";
   let tmp: { path: string; cleanup: () => Promise<void> };
@@ -126,6 +127,8 @@ ${usageLines([
     [["--constructor", "x"], 'unknown option "--constructor"'],
     [["--from", "SAVED", "--junit", "OUT/j.xml", "--bogus"], "--bogus needs a value"],
     [["--from", "SAVED", "--junit", "OUT/j.xml", "--bogus", "b"], 'unknown option "--bogus"'],
+    [["--from", "SAVED", "--only", "phase1", "--points"], "--points counts every core deliverable: give it without --only"],
+    [["--from", "SAVED", "--points=x", "y"], 'unknown option "--points=x" (--points takes no value)'],
   ];
   test.each(refused)("refuses %j", async (argv, message) => {
     const run = await report_(argv.map((a) => a.replace("SAVED", saved).replace("OUT", at("out"))));
@@ -162,6 +165,24 @@ ${usageLines([
     const missing = missingReport(loadRubric(otherRubric), ["phase1", "phase2"], MISSING_WHY);
     expect(missing.deliverables.map((d) => d.id)).toEqual(["phase1"]);
     expect(written()).toEqual({ "j.xml": render("--junit", missing, ["phase1", "phase2"]), "r.json": render("--runner-result", missing, ["phase1", "phase2"]) });
+  });
+
+  test("--points prints the core score as the annotation Points X/Y and exits 1 unless every core check passed (a bonus check aside); a missing report is Points 0/100", async () => {
+    const NOT_PASSED = "Not every core check passed: the job summary tells each lost point, with its replay command.";
+    let run = await report_(["--from", saved, "--points"]);
+    expect(run).toMatchObject({ code: 1, stdout: `::notice title=Grade::Points 3/4\n${NOT_PASSED}\n`, stderr: "" });
+    expect(written()).toEqual({});
+
+    // Every core check passed: the bonus check's error does not fail the step.
+    const passed = at("passed.json");
+    const phase2 = { ...report.deliverables[1]!, points: 1, checks: [{ ...report.deliverables[1]!.checks[0]!, status: "passed" as const, points: 1, message: undefined, replay: undefined }] };
+    fs.writeFileSync(passed, JSON.stringify({ ...report, score: 4, deliverables: [report.deliverables[0], phase2, report.deliverables[2]] }));
+    run = await report_(["--points", "--from", passed, "--junit", at("out/j.xml")]);
+    expect(run).toMatchObject({ code: 0, stdout: "::notice title=Grade::Points 4/4\n", stderr: "" });
+    expect(Object.keys(written())).toEqual(["j.xml"]);
+
+    run = await report_(["--from", at("none.json"), "--points"]);
+    expect(run).toMatchObject({ code: 1, stdout: "::notice title=Grade::Points 0/100\nA core check could not be graded: the job summary says which, and the grading step's log why.\n", stderr: "" });
   });
 
   test("a format that cannot be written stops with its flag, its file and why", async () => {
