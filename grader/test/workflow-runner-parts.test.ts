@@ -1,6 +1,6 @@
-// The local workflow runner's parts that the Regrade workflow needs (support/workflow-*.ts):
-// expressions evaluated as GitHub does and refused where they are not emulated, a dispatch's
-// inputs, the order of jobs and their matrices, and the artifact actions' emulators.
+// The local workflow runner's parts that the workflows need (support/workflow-*.ts): expressions
+// evaluated as GitHub does and refused where they are not emulated, a dispatch's inputs, the
+// order of jobs and their matrices, the annotations a script writes, and the artifact actions' emulators.
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { emulatedActions } from "./support/workflow-actions.js";
 import { condition, evaluate, interpolate, type ExpressionScope } from "./support/workflow-expressions.js";
 import { dispatchInputs, expandMatrix, jobOrder } from "./support/workflow-jobs.js";
-import type { Workflow, WorkflowJob } from "./support/workflow-runner.js";
+import { parseAnnotations, runJob, type Workflow, type WorkflowJob } from "./support/workflow-runner.js";
 
 const scope = (failed = false): ExpressionScope => ({
   contexts: {
@@ -94,6 +94,49 @@ describe("jobs", () => {
     expect(expandMatrix("g", job({ os: ["a", "b"], node: "${{ fromJSON('[20, 22]') }}" }), scope())).toEqual([{ os: "a", node: 20 }, { os: "a", node: 22 }, { os: "b", node: 20 }, { os: "b", node: 22 }]);
     expect(() => expandMatrix("g", job({ os: ["a"], include: [{ os: "c" }] }), scope())).toThrow("job g: strategy.matrix.include is not emulated here");
     expect(() => expandMatrix("g", job({ os: [] }), scope())).toThrow("job g: the matrix vector os does not contain any values: []");
+  });
+});
+
+describe("annotations", () => {
+  test("a workflow command at the start of a line (after white space) is an annotation, its escapes undone; any other line is not", () => {
+    const output = [
+      "> npm's banner",
+      "::notice title=Grade::Points 65/100",
+      "::error title=a%3A b%2C c%25=d::line 1%0Aline 2 %25 done :: still the message",
+      "::warning::no title",
+      "::warning file=x.ts,line=3,title=T:1::with a file",
+      "  ::notice::indented",
+      "::debug::not an annotation",
+      "::notice title=X:missing the closing colons",
+      "echo ::error::inside a line",
+    ].join("\n");
+    expect(parseAnnotations(output)).toEqual([
+      { level: "notice", title: "Grade", message: "Points 65/100" },
+      { level: "error", title: "a: b, c%=d", message: "line 1\nline 2 % done :: still the message" },
+      { level: "warning", message: "no title" },
+      { level: "warning", title: "T:1", message: "with a file" },
+      { level: "notice", message: "indented" },
+    ]);
+  });
+
+  test("a job's annotations are its steps' in order, from stdout and stderr alike", async () => {
+    const tmp = await dir({ unsafeCleanup: true, prefix: "annotations-" });
+    try {
+      const job: WorkflowJob = {
+        "runs-on": "ubuntu-latest",
+        defaults: { run: { shell: "bash" } },
+        steps: [
+          { name: "one", run: "echo '::notice title=T::first'; echo '::error::second' >&2; exit 1" },
+          { name: "two", if: "always()", run: "echo '::warning::third'" },
+        ],
+      };
+      const run = await runJob(job, { workspace: tmp.path });
+      expect(run.steps.map((s) => s.annotations.length)).toEqual([2, 1]);
+      expect(run.annotations).toEqual([{ level: "notice", title: "T", message: "first" }, { level: "error", message: "second" }, { level: "warning", message: "third" }]);
+      expect(run.failed).toBe(true);
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-// Emulators of the actions a workflow run here needs, as their v4 behave: actions/checkout (a
+// Emulators of the actions a workflow run here needs, as the versions the workflows use behave
+// (checkout v7, setup-node v7, upload-artifact v7, download-artifact v8): actions/checkout (a
 // copy of this repository, node_modules linked), actions/setup-node (the Node running the tests),
 // and actions/upload-artifact and actions/download-artifact over a folder that stands for the
 // run's artifact storage. An input they do not emulate is refused, never ignored.
@@ -25,7 +26,7 @@ export function emulatedActions(store: string): Record<string, ActionEmulator> {
   };
 }
 
-/** upload-artifact@v4: the files of every path (folders whole), kept relative to the paths' common folder. */
+/** upload-artifact@v7: the files of every path (folders whole), kept relative to the paths' common folder. */
 function upload(store: string, workspace: string, inputs: Record<string, string>): ActionResult {
   refuseOthers("actions/upload-artifact", inputs, ["name", "path", "if-no-files-found", "include-hidden-files", "retention-days", "overwrite"]);
   const name = inputs.name || "artifact";
@@ -50,7 +51,7 @@ function upload(store: string, workspace: string, inputs: Record<string, string>
   return { failed: false, log: `Artifact ${name} has been uploaded: ${files.length} files` };
 }
 
-/** download-artifact@v4: one artifact by name into `path`, or those whose names match `pattern` (or all), each into a folder of its name unless merge-multiple. */
+/** download-artifact@v8: one artifact by name into `path`, or those whose names match `pattern` (or all), each into a folder of its name unless merge-multiple. */
 function download(store: string, workspace: string, inputs: Record<string, string>): ActionResult {
   refuseOthers("actions/download-artifact", inputs, ["name", "pattern", "path", "merge-multiple"]);
   const into = path.resolve(workspace, inputs.path || ".");

@@ -73,6 +73,13 @@ export interface ActionResult {
   log: string;
 }
 
+/** An annotation a step's script wrote (`::error title=T::message`), as the run's page shows it. */
+export interface Annotation {
+  level: "notice" | "warning" | "error";
+  title?: string;
+  message: string;
+}
+
 export interface StepRun {
   step: WorkflowStep;
   outcome: "success" | "failure" | "skipped";
@@ -80,12 +87,16 @@ export interface StepRun {
   skipped?: string;
   log: string;
   outputs: Record<string, string>;
+  /** The annotations its script wrote, in order. */
+  annotations: Annotation[];
 }
 
 export interface JobRun {
   steps: StepRun[];
   /** The job summary: every step's GITHUB_STEP_SUMMARY, in order. */
   summary: string;
+  /** Every step's annotations, in order. */
+  annotations: Annotation[];
   /** The job failed: a step failed without `continue-on-error`. */
   failed: boolean;
   /** The job's `outputs:`, evaluated after its last step (empty when it declares none). */
@@ -133,7 +144,7 @@ export async function runJob(job: WorkflowJob, options: JobOptions): Promise<Job
       if (run.run.outcome === "failure" && !step["continue-on-error"]) failed = true;
     }
     const outputs = expandAll(job.outputs, scopeNow());
-    return { steps: runs, summary, failed, outputs };
+    return { steps: runs, summary, failed, outputs, annotations: runs.flatMap((r) => r.annotations) };
   } finally {
     await cleanup();
   }
@@ -161,7 +172,7 @@ interface StepContext {
 
 /** Runs one step: skipped (by its `if:` or the caller), emulated when it uses an action, else its script with bash. */
 async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: StepRun; summary: string }> {
-  const skipped = (why: string) => ({ run: { step, outcome: "skipped" as const, skipped: why, log: "", outputs: {} }, summary: "" });
+  const skipped = (why: string) => ({ run: { step, outcome: "skipped" as const, skipped: why, log: "", outputs: {}, annotations: [] }, summary: "" });
   if (!condition(step.if, ctx.scope)) return skipped(`if: ${step.if ?? "success()"} is false`);
   const callerSkip = ctx.options.skip?.(step);
   if (callerSkip) return skipped(callerSkip);
@@ -171,7 +182,7 @@ async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: Ste
     const emulate = ctx.options.actions?.[actionName(step.uses)];
     if (!emulate) return skipped(`uses ${step.uses}, not emulated`);
     const { failed, log } = await emulate(expandAll(step.with, ctx.scope), env, { workspace: ctx.options.workspace, environment: ctx.options.environment ?? {} });
-    return { run: { step, outcome: failed ? "failure" : "success", log, outputs: {} }, summary: "" };
+    return { run: { step, outcome: failed ? "failure" : "success", log, outputs: {}, annotations: [] }, summary: "" };
   }
   if (step.run === undefined) throw new Error(`step ${label(step)} neither runs nor uses anything`);
   if (step["working-directory"]) throw new Error(`step ${label(step)}: working-directory is not supported here`);
@@ -191,13 +202,36 @@ async function runStep(step: WorkflowStep, ctx: StepContext): Promise<{ run: Ste
     timeout: minutes === undefined ? undefined : minutes * 60_000,
   });
   const outcome = result.exitCode === 0 ? "success" : "failure";
-  const log = String(result.all ?? "") + (result.timedOut ? `\n(the step ran out of its ${minutes} minutes)` : "");
-  return { run: { step, outcome, log, outputs: parseOutputs(fs.readFileSync(files.output, "utf8")) }, summary: fs.readFileSync(files.summary, "utf8") };
+  const all = String(result.all ?? "");
+  const log = all + (result.timedOut ? `\n(the step ran out of its ${minutes} minutes)` : "");
+  return { run: { step, outcome, log, outputs: parseOutputs(fs.readFileSync(files.output, "utf8")), annotations: parseAnnotations(all) }, summary: fs.readFileSync(files.summary, "utf8") };
 }
 
 /** The values of an `env:`, `with:` or `outputs:` map as text, every `${{ }}` in them evaluated (a missing output or input is empty, as on GitHub). */
 function expandAll(values: Record<string, string | number | boolean> | undefined, scope: ExpressionScope): Record<string, string> {
   return Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [key, asText(interpolate(String(value), scope), String(value))]));
+}
+
+/**
+ * The annotations in a script's output, read as the runner reads workflow commands (its
+ * ActionCommand.TryParseV2), from stdout and stderr alike: a line that starts, after white space,
+ * with `::notice`, `::warning` or `::error`, then properties (`name=value`, comma-separated) and
+ * `::`, then the message. The message's "%", CR and LF come escaped as %25, %0D and %0A; a
+ * property's also ":" and "," as %3A and %2C. (The older `##[error]` form is not read here.)
+ */
+export function parseAnnotations(output: string): Annotation[] {
+  const data = (text: string) => text.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+  const property = (text: string) => data(text.replace(/%3A/g, ":").replace(/%2C/g, ","));
+  return output.split(/\r?\n/).flatMap((line) => {
+    const command = line.trimStart();
+    const end = command.indexOf("::", 2);
+    if (!command.startsWith("::") || end < 0) return [];
+    const [level = "", ...rest] = command.slice(2, end).split(" ");
+    if (level !== "notice" && level !== "warning" && level !== "error") return [];
+    const pairs = rest.join(" ").trim().split(",").filter(Boolean).map((p) => p.split("=")).filter((p) => p.length >= 2 && p[0] !== "");
+    const title = pairs.filter(([name]) => name === "title").at(-1); // the last one given, as the runner keeps it
+    return [{ level, ...(title ? { title: property(title.slice(1).join("=")) } : {}), message: data(command.slice(end + 2)) }];
+  });
 }
 
 /** The outputs a step wrote to GITHUB_OUTPUT: `name=value` lines and `name<<DELIMITER` blocks. */
