@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image, with the zip unpacked
-# in /autograder/source. It needs the network: Node 22 from NodeSource's packages, git (for the
-# git-backed stretch goal), and the grader's pinned packages through npm ci.
+# in /autograder/source. It needs the network: Node 24 from NodeSource's packages (as the workflow
+# grades; Node 22 ends on 2027-04-30), git (for the git-backed stretch goal), and the grader's
+# pinned packages through npm ci.
 set -euo pipefail
 
-NODE_MAJOR=22
+NODE_MAJOR=24
 
 apt-get update
 apt-get install -y --no-install-recommends ca-certificates curl gnupg git
