@@ -31,7 +31,7 @@ export interface BuildFile extends GraderBuild {
 }
 
 /** The files a verdict depends on besides the target's (as the verdict cache counts them): a change to any of them makes a checkout dirty. */
-const GRADER_INPUTS = ["grader", "lab", "solution", "package-lock.json", ":(exclude)grader/test", ":(exclude)grader/fixtures"];
+const GRADER_INPUTS = ["grader", "lab", "package-lock.json", ":(exclude)grader/test", ":(exclude)grader/fixtures"];
 
 /** What grades in the tree at `root` now: this Node, and the commit of BUILD.json or else of git (none when neither has one). */
 export function gradedWith(root = REPO_ROOT): GradedWith {

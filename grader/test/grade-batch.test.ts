@@ -58,19 +58,42 @@ describe("grade-batch", () => {
     solutionWith(subs, "syntax-error", { "runner.ts": path.join(FIXTURES, "hostile/syntax-error/runner.ts") });
     fs.mkdirSync(path.join(subs, "empty"));
     tamperedClone(subs);
-    run = await gradeBatch([subs, "--out", path.join(tmp.path, "out/grades.csv"), "--jobs", "2", ...ONLY]);
+    // Three of the class, and one student with no submission; untouched, syntax-error and empty are not in it.
+    fs.writeFileSync(path.join(tmp.path, "roster-map.csv"), "Name,Submission,Student ID\r\nAda,correct,S-1\r\nBo,buggy,S-2\r\nCy,tampered-clone,S-3\r\nDi,gone,S-4\r\n");
+    run = await gradeBatch([subs, "--out", path.join(tmp.path, "out/grades.csv"), "--jobs", "2", "--roster-map", path.join(tmp.path, "roster-map.csv"), ...ONLY]);
     const csv = parseCsv(fs.readFileSync(path.join(tmp.path, "out/grades.csv"), "utf8"));
     header = csv[0]!;
     rows = Object.fromEntries(csv.slice(1).map((cells) => [cells[0]!, Object.fromEntries(header.map((h, i) => [h, cells[i]!]))]));
   });
   afterAll(() => tmp.cleanup());
 
-  test("writes one row per submission, sorted, with a column per deliverable, and exits 0 despite error rows", () => {
+  test("writes one row per submission, sorted, with a column per deliverable, then the student id and a column per check, and exits 0 despite error rows", () => {
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toMatch(/Grading 6 submissions, 2 at a time/);
-    expect(run.stderr).toMatch(/Wrote .*grades\.csv: 6 submissions, 1 error/);
-    expect(header).toEqual(["submission", "status", "core score", "core max", "bonus", "bonus max", "phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults", "modified", "error", "report"]);
-    expect(Object.keys(rows)).toEqual(["buggy", "correct", "empty", "syntax-error", "tampered-clone", "untouched"]);
+    expect(run.stderr).toMatch(/Wrote .*grades\.csv: 7 submissions, 2 errors/);
+    const checks = loadRubric().deliverables.filter((d) => d.enabled).flatMap((d) => d.checks.map((c) => c.id));
+    expect(header).toEqual(["submission", "status", "core score", "core max", "bonus", "bonus max", "phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults", "modified", "error", "report", "student id", ...checks]);
+    expect(Object.keys(rows)).toEqual(["buggy", "correct", "empty", "gone", "syntax-error", "tampered-clone", "untouched"]);
+  });
+
+  test("gives each submission the roster map names its student id; a student of it with no submission is an error row, and both lists are said", () => {
+    expect(Object.fromEntries(Object.values(rows).map((r) => [r.submission, r["student id"]]))).toEqual({ buggy: "S-2", correct: "S-1", empty: "", gone: "S-4", "syntax-error": "", "tampered-clone": "S-3", untouched: "" });
+    expect(rows.gone).toMatchObject({ status: "error", "core score": "", "phase1.round-trip": "", error: "no submission for submission gone of the roster map (roster-map.csv, line 5)", report: "" });
+    expect(run.stderr).toContain("roster-map.csv: 3 of its 4 students matched a submission.\nNot in roster-map.csv, so no student id: empty, syntax-error, untouched.\nNo submission, so an error row: gone (S-4).\n");
+    expect(JSON.parse(fs.readFileSync(path.join(tmp.path, "out/grades.json"), "utf8")).rosterMap).toBe("roster-map.csv");
+    // Beside it, the gradebook for Canvas's import: the graded students with an id, by SIS User ID.
+    const canvas = parseCsv(fs.readFileSync(path.join(tmp.path, "out/grades-canvas.csv"), "utf8"));
+    expect(canvas.slice(2).map((r) => [r[2], r[5]])).toEqual([["S-2", rows.buggy!["core score"]], ["S-1", rows.correct!["core score"]], ["S-3", rows["tampered-clone"]!["core score"]]]);
+  });
+
+  test("each check's column holds the points its report gave it, and is empty for a check not graded", () => {
+    for (const name of ["correct", "buggy", "untouched"]) {
+      const report = JSON.parse(fs.readFileSync(path.join(tmp.path, "out", rows[name]!.report!), "utf8")) as Report;
+      const graded = report.deliverables.flatMap((d) => d.checks);
+      expect(graded.length).toBeGreaterThan(5);
+      for (const c of graded) expect(rows[name]![c.id], `${name} ${c.id}`).toBe(String(c.points));
+    }
+    for (const id of header.filter((h) => h.startsWith("phase3.") || h.startsWith("power-loss."))) expect(rows.correct![id]).toBe("");
   });
 
   test("scores each submission as a single grade of the same folder does", async () => {
@@ -115,17 +138,22 @@ describe("grade-batch", () => {
     const stopped = await gradeBatch([hang, "--out", path.join(tmp.path, "hang.csv"), "--timeout", "15", "--only", "phase1", "--rubric", rubric], mark);
     expect(stopped.exitCode).toBe(0);
     const [, spins, untouched] = parseCsv(fs.readFileSync(path.join(tmp.path, "hang.csv"), "utf8"));
-    expect(spins).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 15 s and was stopped", ""]);
+    expect(spins!.slice(0, 17)).toEqual(["spins", "error", "", "", "", "", "", "", "", "", "", "", "", "", "", "the grade did not finish within 15 s and was stopped", ""]);
+    expect(new Set(spins!.slice(17))).toEqual(new Set([""]));
     expect(untouched!.slice(0, 3)).toEqual(["untouched", "graded", "0"]);
     expect(await leftRunning(mark)).toEqual([]);
   });
 
   test("exits 2, with what it expected, when it cannot run", async () => {
+    fs.writeFileSync(path.join(tmp.path, "no-ids.csv"), "submission,name\ncorrect,Ada\n");
     const cases: [string[], RegExp][] = [
+      [[subs, "--out", path.join(tmp.path, "x.csv"), "--roster-map", path.join(tmp.path, "no-ids.csv")], /no-ids\.csv: expected one column naming the student's id \(student id, sis id, sid, email\); its header is "submission","name"/],
       [[subs], /--out <file.csv> is required/],
       [[path.join(subs, "nowhere"), "--out", path.join(tmp.path, "x.csv")], /is not a folder/],
       [[subs, "--out", path.join(tmp.path, "x.csv"), "--only", "phase9"], /--only phase9: no such deliverable or check/],
       [[subs, "--out", path.join(tmp.path, "x.csv"), "--jobs", "0"], /--jobs expects a whole number of at least 1, got "0"/],
+      [[subs, "--out", path.join(tmp.path, "x.csv"), "--roster-map", path.join(tmp.path, "nowhere.csv")], /could not read the roster map ".*nowhere\.csv": no such file/],
+      [[subs, "--out", path.join(tmp.path, "x.csv"), "--roster-map", path.join(tmp.path, "roster-map.csv"), "--shard", "1/2"], /--roster-map maps a whole class, not a shard: give it to the merge/],
     ];
     const runs = await Promise.all(cases.map(([args]) => gradeBatch(args)));
     runs.forEach((r, i) => {

@@ -141,6 +141,20 @@ describe("the dashboard's page", () => {
     expect(html.match(/<style>/g)).toHaveLength(1);
   });
 
+  test("with a roster map, lists the submissions it names none of (an error row too), linked to their reports, and says so when it names every one; without one, no such section", () => {
+    const rows = classRows().map((r) => (["ada", "dee"].includes(r.submission) ? { ...r, studentId: `id-${r.submission}` } : r));
+    const s = classSummary(rubric, rows, AT, "map.csv");
+    expect(s.rosterMap).toEqual({ file: "map.csv", notInMap: [{ submission: "bob", reportPath: "grades-reports/bob.json" }, { submission: "cy", reportPath: "grades-reports/cy.json" }, { submission: "eve" }] });
+    const html = renderDashboard(s);
+    expect(html).toContain('<a href="#not-in-map">Not in the roster map (3)</a>');
+    expect(html).toContain('<h2 id="not-in-map-title">Not in the roster map (3)</h2>');
+    expect(attributes(html, "tr", "data-row").slice(-3)).toEqual(["bob", "cy", "eve"]);
+    expect(html).toContain('<tr data-row="bob"><td><a href="grades-reports/bob.json" data-submission="bob">bob</a></td></tr>');
+    const everyone = renderDashboard(classSummary(rubric, rows.map((r) => ({ ...r, studentId: r.submission })), AT, "map.csv"));
+    expect(everyone).toContain("Every submission has a student id from <code>map.csv</code>.");
+    expect(renderDashboard(classSummary(rubric, rows, AT))).not.toContain("roster map");
+  });
+
   test("a class with nobody graded says so instead of drawing empty figures", () => {
     const html = renderDashboard(classSummary(rubric, [{ submission: "x", report: null, error: "no starter/ folder", modified: [] }], AT));
     expect(html).toContain("No submission was graded.");

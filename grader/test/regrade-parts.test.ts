@@ -12,6 +12,7 @@ import { readGradebook, writeGradebook } from "../tools/batch/gradebook-files.js
 import { parseDeadline, parseRegradeArgs, type RegradeArgs } from "../tools/regrade/args.js";
 import type { CloneRecord } from "../tools/regrade/clone.js";
 import { mergeShards } from "../tools/regrade/merge.js";
+import { parseRosterMap } from "../tools/batch/roster-map.js";
 import { nextPage } from "../tools/regrade/org-repos.js";
 import { parseRosterFile, rosterEntries, shardCount, type Roster } from "../tools/regrade/roster.js";
 import { median, regradeSummary } from "../tools/regrade/summary.js";
@@ -35,6 +36,7 @@ describe("npm run regrade's arguments", () => {
     [["clone", "--roster", "o.json", "--shard", "2/4", "--into", "class", "--record", "c.json"], { command: "clone", roster: "o.json", shard: { index: 2, count: 4 }, into: "class", record: "c.json" }],
     [["clone", "--roster", "o.json", "--shard", "1/1", "--into", "d", "--record", "c.json", "--deadline", "2026-05-01T23:59Z"], { command: "clone", roster: "o.json", shard: { index: 1, count: 1 }, into: "d", record: "c.json", deadline: at("2026-05-01T23:59:00Z") }],
     [["merge", "--roster", "o.json", "--from", "shards", "--out", "g.csv"], { command: "merge", roster: "o.json", from: "shards", out: "g.csv" }],
+    [["merge", "--roster", "o.json", "--from", "shards", "--out", "g.csv", "--roster-map", "map.csv"], { command: "merge", roster: "o.json", from: "shards", out: "g.csv", rosterMap: "map.csv" }],
     [["--help"], { command: "help" }],
     [["merge", "-h"], { command: "help" }],
   ];
@@ -139,7 +141,8 @@ describe("regrade merge", () => {
       const out = path.join(tmp.path, "book/grades.csv");
       const rows = mergeShards({ roster, from: shards, out, rubric, log: () => {} });
       const csv = parseCsv(fs.readFileSync(out, "utf8"));
-      expect(csv.slice(1).map((r) => [r[0], r[1], r[2], r[6], r.at(-3), r.at(-2), r.at(-1)])).toEqual([
+      const at = (name: string) => csv[0]!.indexOf(name);
+      expect(csv.slice(1).map((r) => [r[0], r[1], r[2], r[6], r[at("modified")], r[at("error")], r[at("report")]])).toEqual([
         ["lab-a", "graded", "35", "35", "grader/rubric.json", "", "grades-reports/lab-a.json"],
         ["lab-b", "error", "", "", "", "could not clone c/lab-b: repository not found", ""],
         ["lab-c", "error", "", "", "", "no grade came back for c/lab-c from shard 3 of 3 (see that shard's job log)", ""],
@@ -157,6 +160,38 @@ describe("regrade merge", () => {
       expect(summary).toContain("| core score | 20 | 35 |\n| `phase1` | 20 | 35 |\n| `phase2` | not graded | |");
       expect(summary).toContain("### 3 errors\n\n| submission | error |\n|---|---|\n| `lab-b` | could not clone c/lab-b: repository not found |\n| `lab-c` | no grade came back");
       expect(summary).toContain("### Grader files modified in 1 repository\n\nGraded with the pristine grader all the same.\n\n| submission | modified |\n|---|---|\n| `lab-a` | grader/rubric.json |");
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  test("with a roster map, each row gets its student's id by repository, a student with no repository in the class an error row, and the summary lists the repositories it does not name", async () => {
+    const tmp = await dir({ unsafeCleanup: true, prefix: "merge-" });
+    try {
+      shardFolder(tmp.path, "shard-1", { "lab-a": 35, "lab-d": 20 }, {});
+      shardFolder(tmp.path, "shard-2", { "lab-b": 12, "lab-e": 0 }, {});
+      shardFolder(tmp.path, "shard-3", { "lab-c": 35, "lab-f": 35 }, {});
+      const rosterMap = parseRosterMap("repository,student id\nC/Lab-A,s1\nc/lab-b,s2\nc/lab-c,s3\nc/lab-d,s4\nc/lab-e,s5\nc/lab-z,s9\n", "map.csv");
+      const out = path.join(tmp.path, "book/grades.csv");
+      const rows = mergeShards({ roster, from: tmp.path, out, rubric, rosterMap, log: () => {} });
+      const csv = parseCsv(fs.readFileSync(out, "utf8"));
+      const at = (name: string) => csv[0]!.indexOf(name);
+      expect(at("student id")).toBe(at("report") + 1);
+      expect(csv.slice(1).map((r) => [r[0], r[at("status")], r[at("student id")], r[at("error")]])).toEqual([
+        ["lab-a", "graded", "s1", ""],
+        ["lab-b", "graded", "s2", ""],
+        ["lab-c", "graded", "s3", ""],
+        ["lab-d", "graded", "s4", ""],
+        ["lab-e", "graded", "s5", ""],
+        ["lab-f", "graded", "", ""],
+        ["lab-z", "error", "s9", "no submission for repository c/lab-z of the roster map (map.csv, line 7)"],
+      ]);
+      expect(JSON.parse(fs.readFileSync(path.join(tmp.path, "book/grades.json"), "utf8")).rosterMap).toBe("map.csv");
+      expect(parseCsv(fs.readFileSync(path.join(tmp.path, "book/grades-canvas.csv"), "utf8")).slice(2).map((r) => [r[2], r[5]])).toEqual([["s1", "35"], ["s2", "12"], ["s3", "35"], ["s4", "20"], ["s5", "0"]]);
+      const summary = regradeSummary(rubric, rows, { rosterMap: "map.csv" });
+      expect(summary).toContain("### Not in the roster map: 1 repository\n\nmap.csv names none of these, so their student id is empty: add them to it and merge again.\n\n`lab-f`\n");
+      expect(summary).toContain("| `lab-z` | no submission for repository c/lab-z of the roster map (map.csv, line 7) |");
+      expect(regradeSummary(rubric, rows)).not.toContain("roster map:");
     } finally {
       await tmp.cleanup();
     }

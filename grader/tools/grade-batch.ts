@@ -22,10 +22,12 @@ import { Progress, clock } from "./batch/progress.js";
 import { runGrade, stopAllGrades } from "./batch/run-grade.js";
 import { shardOf } from "./batch/shard.js";
 import { findSubmissions, holdsMoreThanStarter, type Submission } from "./batch/submissions.js";
+import { applyRosterMap, readRosterMap, type Mapped, type RosterMap } from "./batch/roster-map.js";
 
 async function main(argv: string[]): Promise<number> {
   let args: BatchArgs;
   let rubric: Rubric;
+  let rosterMap: RosterMap | undefined;
   try {
     args = parseBatchArgs(argv);
     if (args.help) return console.log(USAGE), 0;
@@ -33,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
     const unknown = unknownSelections(rubric, args.only);
     if (unknown) throw new Error(unknown);
     if (!fs.statSync(args.submissions, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the submissions folder ${JSON.stringify(args.submissions)} is not a folder`);
+    // Read before any grade starts: a mistake in it must not cost a class's grading time.
+    rosterMap = args.rosterMap === undefined ? undefined : readRosterMap(args.rosterMap);
   } catch (error) {
     console.error(cannotStart("grade-batch", error, USAGE));
     return 2;
@@ -84,14 +88,16 @@ async function main(argv: string[]): Promise<number> {
       console.error("grade-batch: interrupted; no gradebook written");
       return 130;
     }
-    writeGradebook({ csv: out, rubric, rows });
+    const book = rosterMap ? applyRosterMap(rows, rosterMap) : { rows, notInMap: [], noSubmission: [] };
+    writeGradebook({ csv: out, rubric, rows: book.rows, rosterMap });
+    if (rosterMap) console.error(rosterMapLine(rosterMap, book));
     // As root, a grade that could not run its submission as a user of its own says so (once per batch).
     const exposed = rows.filter((r) => r.report?.targetUser?.root && !r.report.targetUser.separate);
     if (exposed.length > 0) console.error(`Note: ${exposed.length} grade${exposed.length === 1 ? "" : "s"} ran the submitted code as the grader's own user (${exposed[0]!.report!.targetUser!.why}): it could reach the grader's files.`);
     const networked = rows.filter((r) => r.report?.targetUser?.separate && r.report.targetUser.network);
     if (networked.length > 0) console.error(`Note: ${networked.length} grade${networked.length === 1 ? "" : "s"} let the submitted code use the network: ${networked[0]!.report!.targetUser!.networkWhy}.`);
-    const errors = rows.filter((r) => r.error).length;
-    console.error(`Wrote ${args.out}: ${rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
+    const errors = book.rows.filter((r) => r.error).length;
+    console.error(`Wrote ${args.out}: ${book.rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
     return 0;
   } finally {
     await scratch.cleanup();
@@ -120,6 +126,15 @@ async function inParallel<T, R>(items: T[], jobs: number, work: (item: T) => Pro
   };
   await Promise.all(Array.from({ length: jobs }, worker));
   return results;
+}
+
+/** What the roster map matched: every submission, or which it does not name and which of its students have none. */
+function rosterMapLine(map: RosterMap, book: Mapped): string {
+  const list = (names: string[]) => (names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", "));
+  const lines = [`${map.file}: ${map.entries.length - book.noSubmission.length} of its ${map.entries.length} students matched a submission.`];
+  if (book.notInMap.length > 0) lines.push(`Not in ${map.file}, so no student id: ${list(book.notInMap)}.`);
+  if (book.noSubmission.length > 0) lines.push(`No submission, so an error row: ${list(book.noSubmission.map((e) => `${e.key} (${e.studentId})`))}.`);
+  return lines.join("\n");
 }
 
 /** "85/100, bonus 20/40". */

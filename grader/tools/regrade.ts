@@ -10,6 +10,7 @@ import { cloneShard } from "./regrade/clone.js";
 import { mergeShards } from "./regrade/merge.js";
 import { plan } from "./regrade/plan.js";
 import { readRoster } from "./regrade/roster.js";
+import { readRosterMap } from "./batch/roster-map.js";
 import { regradeSummary } from "./regrade/summary.js";
 
 /** One clone may take this long: a lab repository is small, and a server that does not answer must not hold the shard. */
@@ -39,10 +40,12 @@ async function main(argv: string[]): Promise<number> {
     }
     if (!fs.statSync(args.from, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`--from ${JSON.stringify(args.from)} is not a folder; expected the folder holding one folder per shard`);
     const rubric = loadRubric();
-    const rows = mergeShards({ roster, from: args.from, out: args.out, rubric, log });
+    const rosterMap = args.rosterMap === undefined ? undefined : readRosterMap(args.rosterMap);
+    const rows = mergeShards({ roster, from: args.from, out: args.out, rubric, rosterMap, log });
     // In a workflow the summary is the job's; elsewhere it is printed.
-    if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, regradeSummary(rubric, rows));
-    else console.log(regradeSummary(rubric, rows));
+    const summary = regradeSummary(rubric, rows, { rosterMap: rosterMap?.file });
+    if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, summary);
+    else console.log(summary);
     return 0;
   } catch (error) {
     console.error(`regrade ${args.command}: ${(error as Error).message}`);

@@ -18,6 +18,8 @@ export interface BatchArgs {
   rubric?: string;
   /** Grade only this shard of the submissions (see shard.ts for the split); unset: all of them. */
   shard?: Shard;
+  /** The roster map that gives each submission its student id (roster-map.ts); unset: no student id column. */
+  rosterMap?: string;
   help: boolean;
 }
 
@@ -35,6 +37,7 @@ ${usageLines([
   ["--only <id>", "passed to every grade; repeatable"],
   ["--rubric <file>", "the rubric to grade with (its time limits are scaled to the load)"],
   ["--shard <k/n>", "grade only the k-th of n shards: the submissions sorted by name, dealt round-robin (the 1st, (n+1)th, ... to shard 1)"],
+  ["--roster-map <file>", "a CSV of each submission's student id (a submission, repository or github column, and a student id, sis id, sid or email column): adds a student id column"],
   ["--help", "show this text"],
 ])}`;
 
@@ -46,6 +49,7 @@ const OPTIONS: Options = {
   seed: { type: "string" },
   only: { type: "string" },
   shard: { type: "string" },
+  "roster-map": { type: "string" },
   help: { type: "boolean", short: "h" },
 };
 
@@ -63,11 +67,14 @@ export function parseBatchArgs(argv: string[]): BatchArgs {
     else if (word.name === "jobs") args.jobs = wholeNumber(word.flag, valueOf(word));
     else if (word.name === "timeout") args.timeoutMs = wholeNumber(word.flag, valueOf(word)) * 1000;
     else if (word.name === "shard") args.shard = parseShard(word.flag, valueOf(word));
+    else if (word.name === "roster-map") args.rosterMap = valueOf(word);
     else pass.push(word.flag, valueOf(word)); // --seed, --only
   }
   if (args.help) return { ...args, submissions: "", out: "", gradeArgs: [], only: [] };
   if (positional.length !== 1) throw new Error(`expected one submissions folder, got ${positional.length === 0 ? "none" : positional.map((p) => JSON.stringify(p)).join(" ")}`);
   if (!args.out) throw new Error("--out <file.csv> is required: where to write the gradebook");
+  // A shard holds some of the class: every student of the map it lacks would be an error row.
+  if (args.rosterMap && args.shard) throw new Error("--roster-map maps a whole class, not a shard: give it to the merge of the shards' gradebooks (npm run regrade -- merge --roster-map <file>)");
   // The grade's own parser says what is wrong with a seed, once, before any grade starts.
   const grade = parseGradeArgs(pass);
   const gradeArgs = [...(grade.seed === undefined ? [] : ["--seed", String(grade.seed)]), ...grade.only.flatMap((id) => ["--only", id])];

@@ -8,7 +8,7 @@ export type RegradeArgs =
   | { command: "help" }
   | { command: "plan"; source: ClassSource; shards: number; out: string; deadline?: Date }
   | { command: "clone"; roster: string; shard: Shard; into: string; record: string; deadline?: Date }
-  | { command: "merge"; roster: string; from: string; out: string };
+  | { command: "merge"; roster: string; from: string; out: string; rosterMap?: string };
 
 /** The shards plan asks for when not told. */
 export const DEFAULT_SHARDS = 10;
@@ -48,12 +48,13 @@ ${section([
   ["--roster <file>", "the roster file plan wrote (required)"],
   ["--from <dir>", "one folder per shard, each with grades.json, grades-reports/ and clones.json (required)"],
   ["--out <file.csv>", "the gradebook to write (required), with its JSON and reports beside it"],
+  ["--roster-map <file>", "a CSV of each student's id by repository, github user or submission: adds a student id column"],
 ])}`;
 
 const COMMANDS: Record<"plan" | "clone" | "merge", Options> = {
   plan: { roster: { type: "string" }, org: { type: "string" }, prefix: { type: "string" }, shards: { type: "string" }, deadline: { type: "string" }, out: { type: "string" } },
   clone: { roster: { type: "string" }, shard: { type: "string" }, into: { type: "string" }, record: { type: "string" }, deadline: { type: "string" } },
-  merge: { roster: { type: "string" }, from: { type: "string" }, out: { type: "string" } },
+  merge: { roster: { type: "string" }, from: { type: "string" }, out: { type: "string" }, "roster-map": { type: "string" } },
 };
 
 /** Parses the arguments after `npm run regrade --`; throws an Error whose message is for the user. */
@@ -86,7 +87,8 @@ export function parseRegradeArgs(argv: string[]): RegradeArgs {
     const shard = parseShard("--shard", required("shard", "<k/n>"));
     return { command, roster: required("roster", "<file>"), shard, into: required("into", "<dir>"), record: required("record", "<file>"), ...(deadline ? { deadline } : {}) };
   }
-  return { command, roster: required("roster", "<file>"), from: required("from", "<dir>"), out: required("out", "<file.csv>") };
+  const rosterMap = value("roster-map");
+  return { command, roster: required("roster", "<file>"), from: required("from", "<dir>"), out: required("out", "<file.csv>"), ...(rosterMap ? { rosterMap } : {}) };
 }
 
 /** An instant written in ISO 8601 with its zone ("2026-05-01T23:59:00-04:00", "...Z"): without one it would mean the runner's time zone. */

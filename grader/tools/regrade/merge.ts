@@ -2,7 +2,8 @@
 // (grades.json, with grades-reports/, from grade-batch) and its clone record (clones.json); the
 // merge takes every row, adds an error row for each repository that could not be cloned and for
 // each one of the roster that no shard brought back, sorts them, copies the reports beside the new
-// gradebook, and writes it with the grade-batch's own writer.
+// gradebook, and writes it with the grade-batch's own writer; with a roster map, each row gets its
+// student's id, and each student of the map with no repository in the class an error row.
 import fs from "node:fs";
 import path from "node:path";
 import type { Rubric } from "../../rubric.js";
@@ -10,6 +11,7 @@ import type { Row } from "../batch/gradebook.js";
 import { gradebookPaths, readGradebook, writeGradebook } from "../batch/gradebook-files.js";
 import { compareNames, shardNumberOf } from "../batch/shard.js";
 import type { CloneRecord, Cloned } from "./clone.js";
+import { applyRosterMap, type RosterMap } from "../batch/roster-map.js";
 import type { Roster } from "./roster.js";
 
 /** The names a shard's folder holds its files under (the workflow writes them so). */
@@ -22,6 +24,8 @@ export interface MergeOptions {
   /** The merged gradebook's CSV; its JSON, reports and the rest go beside it. */
   out: string;
   rubric: Rubric;
+  /** Gives each row its student id (roster-map.ts); unset: no student id column. */
+  rosterMap?: RosterMap;
   log: (line: string) => void;
 }
 
@@ -55,8 +59,10 @@ export function mergeShards(opts: MergeOptions): Row[] {
     const shard = shardNumberOf(entry.folder, folders, opts.roster.shards);
     rows.set(entry.folder, { submission: entry.folder, report: null, error: `no grade came back for ${entry.repository} from shard ${shard} of ${opts.roster.shards} (see that shard's job log)`, modified: [] });
   }
-  const merged = [...rows.values()].sort((a, b) => compareNames(a.submission, b.submission)).map((row) => withReportCopied(row, opts.out));
-  writeGradebook({ csv: opts.out, rubric: opts.rubric, rows: merged });
+  const copied = [...rows.values()].sort((a, b) => compareNames(a.submission, b.submission)).map((row) => withReportCopied(row, opts.out));
+  const repositoryOf = (folder: string) => opts.roster.entries.find((e) => e.folder === folder)?.repository;
+  const merged = opts.rosterMap ? applyRosterMap(copied, opts.rosterMap, repositoryOf).rows : copied;
+  writeGradebook({ csv: opts.out, rubric: opts.rubric, rows: merged, rosterMap: opts.rosterMap });
   const clonesOut = `${opts.out.replace(/\.csv$/i, "")}-clones.json`;
   fs.writeFileSync(clonesOut, JSON.stringify(cloned.sort((a, b) => compareNames(a.folder, b.folder)), null, 2) + "\n");
   const errors = merged.filter((r) => r.error).length;

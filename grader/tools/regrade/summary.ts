@@ -1,11 +1,12 @@
 // The regrade's job summary (Markdown, for GITHUB_STEP_SUMMARY): how many students, how many
 // graded and how many errors, the median score per deliverable and in total, then every error row
-// with its reason and every clone whose grader files were modified.
+// with its reason, every clone whose grader files were modified and, with a roster map, the
+// repositories it does not name.
 import type { Rubric } from "../../rubric.js";
 import type { Row } from "../batch/gradebook.js";
 
-/** The summary of a merged gradebook's rows. */
-export function regradeSummary(rubric: Rubric, rows: Row[]): string {
+/** The summary of a merged gradebook's rows; `rosterMap` names the roster map that gave them their student ids, when one did. */
+export function regradeSummary(rubric: Rubric, rows: Row[], opts: { rosterMap?: string } = {}): string {
   const graded = rows.filter((r) => !r.error && r.report);
   const errors = rows.filter((r) => r.error);
   const lines = [`## Regrade: ${count(rows.length, "student")}, ${graded.length} graded, ${count(errors.length, "error")}`, ""];
@@ -31,6 +32,11 @@ export function regradeSummary(rubric: Rubric, rows: Row[]): string {
     lines.push(`### Grader files modified in ${count(modified.length, "repository", "repositories")}`, "", "Graded with the pristine grader all the same.", "", "| submission | modified |", "|---|---|");
     for (const r of modified) lines.push(`| \`${r.submission}\` | ${cell(r.modified.join(", "))} |`);
     lines.push("");
+  }
+  const notInMap = opts.rosterMap === undefined ? [] : rows.filter((r) => r.studentId === undefined);
+  if (notInMap.length > 0) {
+    lines.push(`### Not in the roster map: ${count(notInMap.length, "repository", "repositories")}`, "", `${cell(opts.rosterMap!)} names none of these, so their student id is empty: add them to it and merge again.`, "");
+    lines.push(notInMap.map((r) => `\`${r.submission}\``).join(", "), "");
   }
   return lines.join("\n");
 }

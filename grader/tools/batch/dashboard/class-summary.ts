@@ -36,10 +36,12 @@ export interface ClassSummary {
   checks: CheckAcross[];
   modified: Array<Student & { files: string[] }>;
   errorRows: Array<Student & { error: string }>;
+  /** When a roster map gave the students' ids: its file's name, and the submissions it does not name. */
+  rosterMap?: { file: string; notInMap: Student[] };
 }
 
-/** The dashboard's numbers for `rows`, graded with `rubric`, written at `gradedAt`. */
-export function classSummary(rubric: Rubric, rows: Row[], gradedAt: Date): ClassSummary {
+/** The dashboard's numbers for `rows`, graded with `rubric`, written at `gradedAt`; `rosterMap` names the roster map that gave the rows their student ids, when one did. */
+export function classSummary(rubric: Rubric, rows: Row[], gradedAt: Date, rosterMap?: string): ClassSummary {
   const graded = gradedReports(rows);
   const enabled = rubric.deliverables.filter((d) => d.enabled);
   const whole = (kind: "core" | "bonus") => enabled.filter((d) => d.kind === kind).reduce((n, d) => n + deliverablePoints(d), 0);
@@ -56,6 +58,7 @@ export function classSummary(rubric: Rubric, rows: Row[], gradedAt: Date): Class
     checks: checksAcross(graded),
     modified: rows.filter((r) => r.modified.length > 0).map((r) => ({ ...student(r), files: r.modified })),
     errorRows: rows.filter((r) => r.error).map((r) => ({ ...student(r), error: r.error! })),
+    ...(rosterMap === undefined ? {} : { rosterMap: { file: rosterMap, notInMap: rows.filter((r) => r.studentId === undefined).map(student) } }),
   };
 }
 

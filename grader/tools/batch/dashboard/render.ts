@@ -7,7 +7,7 @@ import { esc } from "../../../report/html/escape.js";
 import type { ClassSummary } from "./class-summary.js";
 import { lossesSection, passRatesSection } from "./checks-html.js";
 import { distributionsSection } from "./distributions-html.js";
-import { errorsSection, modifiedSection, plural } from "./rows-html.js";
+import { errorsSection, modifiedSection, notInMapSection, plural } from "./rows-html.js";
 import { DASHBOARD_STYLE } from "./style.js";
 
 /** "2026-03-01 14:05 UTC": the same on every machine. */
@@ -32,7 +32,7 @@ function header(s: ClassSummary): string {
 ${partial}
 <nav class="sections" aria-label="Sections"><ul>
 <li><a href="#scores">Scores</a></li><li><a href="#checks">Pass rates</a></li><li><a href="#lost">Why points were lost</a></li>
-<li><a href="#modified">Grader files modified (${s.modified.length})</a></li><li><a href="#errors">Errors (${s.errorRows.length})</a></li>
+<li><a href="#modified">Grader files modified (${s.modified.length})</a></li><li><a href="#errors">Errors (${s.errorRows.length})</a></li>${s.rosterMap ? `<li><a href="#not-in-map">Not in the roster map (${s.rosterMap.notInMap.length})</a></li>` : ""}
 </ul></nav>
 </header>`;
 }
@@ -59,6 +59,7 @@ ${passRatesSection(summary)}
 ${lossesSection(summary)}
 ${modifiedSection(summary)}
 ${errorsSection(summary)}
+${notInMapSection(summary)}
 </main>
 <footer>Written by <code>npm run grade-batch</code> (or a regrade's merge) beside the gradebook's CSV and JSON; each name links to that student's JSON report. This page loads nothing from the network.</footer>
 </div>

@@ -1,5 +1,6 @@
 // The dashboard's lists of students: a name linking to its report, the clones whose grader files
-// differ from the template, and the rows the batch could not grade, with why.
+// differ from the template, the rows the batch could not grade, with why, and the submissions the
+// roster map does not name.
 import { esc } from "../../../report/html/escape.js";
 import type { ClassSummary } from "./class-summary.js";
 import type { Student } from "./failure-groups.js";
@@ -36,4 +37,16 @@ export function errorsSection(summary: ClassSummary): string {
           .map((e) => `<tr data-row="${esc(e.submission)}"><td>${studentLink(e)}</td><td>${esc(e.error)}</td></tr>`)
           .join("")}</tbody></table>`;
   return `<section id="errors" aria-labelledby="errors-title"><h2 id="errors-title">Errors (${summary.errorRows.length})</h2>${body}</section>`;
+}
+
+/** The submissions the roster map gives no student id (only when a roster map was given). */
+export function notInMapSection(summary: ClassSummary): string {
+  if (!summary.rosterMap) return "";
+  const { file, notInMap } = summary.rosterMap;
+  const body =
+    notInMap.length === 0
+      ? `<p class="note">Every submission has a student id from <code>${esc(file)}</code>.</p>`
+      : `<p class="note"><code>${esc(file)}</code> names none of these: their <code>student id</code> is empty, so a course gradebook's import leaves them out. Add them to the roster map and write the gradebook again.</p>
+<table class="rows" data-table="not-in-map"><thead><tr><th scope="col">submission</th></tr></thead><tbody>${notInMap.map((s) => `<tr data-row="${esc(s.submission)}"><td>${studentLink(s)}</td></tr>`).join("")}</tbody></table>`;
+  return `<section id="not-in-map" aria-labelledby="not-in-map-title"><h2 id="not-in-map-title">Not in the roster map (${notInMap.length})</h2>${body}</section>`;
 }
