@@ -72,9 +72,10 @@ function checkRecorded(r: CallResult, label: string): string | null {
 /**
  * Null when loadHistory gave back exactly `expected`, the task's state after each step of `run`
  * (key order aside); otherwise how it differs, and where they first diverge when that is known:
- * a step only one of them has, or an element that is another of the task's states.
+ * a step only one of them has, an element that is another of the task's states, or one that is
+ * no object.
  */
-function checkLoaded(r: CallResult, expected: readonly unknown[], run: (typeof RUNS)[number]): { problem: string | null; divergence: Divergence | null } {
+export function checkLoaded(r: CallResult, expected: readonly unknown[], run: (typeof RUNS)[number]): { problem: string | null; divergence: Divergence | null } {
   const call = `loadHistory(historyDir) for ${run.label}`;
   const want = `the ${expected.length} states after steps 1 to ${expected.length}, in order`;
   const told = (problem: string, divergence: Divergence | null = null) => ({ problem, divergence });
@@ -87,7 +88,12 @@ function checkLoaded(r: CallResult, expected: readonly unknown[], run: (typeof R
   // Whose state it holds there, when it is another of the task's (a history sorted by name puts step 10 before step 2).
   const other = whichRunState(got[i], [...new Set(RUNS.map((r) => r.prompt))]);
   const there = `${call} returned ${got.length} states, and its element ${i} is not the task's state after step ${i + 1}`;
-  if (other === null) return told(`${there}: it is ${showState(got[i], 120)}, none of the task's states`);
+  if (other === null) {
+    // Each of the task's states is an object: a value of another kind differs from it as a whole.
+    const object = got[i] !== null && typeof got[i] === "object" && !Array.isArray(got[i]);
+    if (object) return told(`${there}: it is ${showState(got[i], 120)}, none of the task's states`);
+    return told(`${there}: it is ${showState(got[i], 120)}, not an object as each of the task's states is`, { step: i + 1, paths: [[]] });
+  }
   const divergence = { step: i + 1, paths: labPaths(other, { prompt: run.prompt, step: i + 1 }) };
   const whose = other.step === 0 ? "the task's initial state" : `the state after step ${other.step}`;
   const ofRun = other.prompt === run.prompt ? "" : ` of the run with ${RUNS.find((r) => r.prompt === other.prompt)!.label}`;
