@@ -23,7 +23,7 @@ import type { Limits } from "../sandbox/messages/limits.js";
 import { chooseIdentity, endTargets, keepFromTargets, targetUserReport, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { cannotStart } from "./command-line.js";
-import { DELIVERABLES } from "../checks/index.js";
+import { DEFINED_IDS } from "../checks/ids.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 
 /** Where the last report is always written, besides any --json file. */
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     args = parseArgs(process.argv.slice(2));
     if (args.help) return console.log(USAGE), 0;
     // Every deliverable and check against the grader's code, whatever --only selects.
-    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DELIVERABLES });
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DEFINED_IDS });
   } catch (error) {
     console.error(cannotStart("grade", error, USAGE));
     return 2;

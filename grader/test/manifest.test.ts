@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { DEFINED_IDS } from "../checks/ids.js";
 import { DELIVERABLES } from "../checks/index.js";
 import { REPO_ROOT } from "../paths.js";
 import { assertChecksMatchManifest, deliverableModules, deliverablePoints, deliverablesOfFile, loadRubric, rubricDeliverable, type Rubric } from "../rubric.js";
@@ -19,6 +20,11 @@ describe("the manifest and the grader's code", () => {
   test("each deliverable the code defines is in the manifest with exactly the checks the code defines, and the other way round", () => {
     expect(DELIVERABLES.map((d) => d.id).sort()).toEqual(rubric.deliverables.map((d) => d.id).sort());
     for (const d of DELIVERABLES) expect(() => assertChecksMatchManifest(rubric, d.id, d.checks.map((c) => c.id))).not.toThrow();
+  });
+
+  test("the ids a grade checks the manifest against at load (checks/ids.ts) are exactly the deliverables and checks the code defines", () => {
+    const ids = (defs: readonly { id: string; checks: readonly { id: string }[] }[]) => defs.map((d) => `${d.id}: ${d.checks.map((c) => c.id).sort().join(" ")}`).sort();
+    expect(ids(DEFINED_IDS)).toEqual(ids(DELIVERABLES));
   });
 
   test("a check the code defines that the manifest lacks, and one the manifest lists that the code lacks, are errors that name them", () => {

@@ -9,7 +9,7 @@ import { dir } from "tmp-promise";
 import { REPO_ROOT } from "../paths.js";
 import { unknownSelections } from "../cli/args.js";
 import { cannotStart } from "../cli/command-line.js";
-import { DELIVERABLES } from "../checks/index.js";
+import { DEFINED_IDS } from "../checks/ids.js";
 import { loadRubric, type Rubric } from "../rubric.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.js";
@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseBatchArgs(argv);
     if (args.help) return console.log(USAGE), 0;
-    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DELIVERABLES });
+    rubric = loadRubric(args.rubric && path.resolve(args.rubric), { grader: DEFINED_IDS });
     const unknown = unknownSelections(rubric, args.only);
     if (unknown) throw new Error(unknown);
     if (!fs.statSync(args.submissions, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the submissions folder ${JSON.stringify(args.submissions)} is not a folder`);
