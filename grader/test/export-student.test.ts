@@ -46,6 +46,10 @@ describe("the student template", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(template, "package.json"), "utf8"));
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["grade", "typecheck"]));
     for (const gone of ["test", "test:submissions", "test:model", "soak", "bench", "export-student", "grade-batch", "regrade"]) expect(pkg.scripts).not.toHaveProperty(gone);
+    // The push workflow it carries runs npm scripts of its own (report gives the points): each is there.
+    const run = filesBelow(template, ".github/workflows").flatMap((f) => [...fs.readFileSync(path.join(template, f), "utf8").matchAll(/npm run (?:--silent )?([\w:-]+)/g)].map((m) => m[1]!));
+    expect(run).toEqual(expect.arrayContaining(["grade", "report"]));
+    for (const script of run) expect(Object.keys(pkg.scripts), `npm run ${script}`).toContain(script);
     // Every file a script names is in the template.
     const named = Object.values(pkg.scripts as Record<string, string>).flatMap((c) => c.match(/[\w.-]+\/[\w./-]+/g) ?? []);
     for (const file of named) expect(files).toContain(file);
