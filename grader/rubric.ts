@@ -9,6 +9,7 @@ import { closest } from "./cli/command-line.js";
 import { JsonTextError, excerpt, parseLocated, type LocatedJson } from "./located-json.js";
 import { schemaProblems } from "./schemas.js";
 import { DEFAULT_LIMITS, type Limits } from "./sandbox/messages/limits.js";
+import { taskMistakes, withTask, type LabTaskSettings } from "./rubric-task.js";
 
 export interface RubricCheck {
   id: string;
@@ -38,6 +39,8 @@ export interface Rubric {
   deliverables: RubricDeliverable[];
   /** Limits on the target's code; each one missing from the file is the default. */
   limits: Limits;
+  /** The lab task (rubric-task.ts); each key missing from the file is the handout's. */
+  task: LabTaskSettings;
 }
 
 export const DEFAULT_RUBRIC = path.join(REPO_ROOT, "grader/rubric.json");
@@ -79,9 +82,9 @@ export function parseRubric(text: string, opts: { file: string; grader?: GraderD
   const wrong = schemaProblems("rubric", json.value);
   if (wrong.length > 0) throw told(wrong);
   const rubric = json.value as Omit<Rubric, "limits"> & { limits?: Partial<Limits> };
-  const mistakes = [...referenceMistakes(rubric, new Set(opts.grader?.flatMap((d) => d.checks.map((c) => c.id)))), ...(opts.grader ? graderMistakes(rubric, opts.grader) : [])];
+  const mistakes = [...referenceMistakes(rubric, new Set(opts.grader?.flatMap((d) => d.checks.map((c) => c.id)))), ...taskMistakes(rubric), ...(opts.grader ? graderMistakes(rubric, opts.grader) : [])];
   if (mistakes.length > 0) throw told(mistakes);
-  return { ...rubric, limits: { ...DEFAULT_LIMITS, ...rubric.limits } };
+  return withTask({ ...rubric, limits: { ...DEFAULT_LIMITS, ...rubric.limits } });
 }
 
 /** A mistake of the manifest: the JSON pointer of where it is (`onKey`: its key rather than its value), and what it is. */

@@ -1,11 +1,13 @@
-// The lab's 10-step task. Students import it as "@lab/task"; the grader always serves this copy.
+// The lab's task, 10 steps unless the lab's manifest (grader/rubric.json, "task") says otherwise.
+// Students import it as "@lab/task"; the grader always serves this copy, with the steps of the
+// manifest it grades with.
 //
 // Each step depends on the whole state before it (it folds a digest of that state into the next
 // one), so resuming from the wrong state shows in every later step. Each step also performs a
 // side effect that is recorded outside the checkpoint, durably: the step, the process id, and
 // digests of the state it started from and the state it produced. That record is the lab's
 // side-effect counter: it shows which steps ran, how often, and on what.
-import { appendFileSync, closeSync, fsyncSync, openSync } from "node:fs";
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { stateDigest } from "./canonical.js";
 
@@ -46,8 +48,25 @@ const WORDS = ["rename", "fsync", "journal", "crash", "resume", "atomic", "repla
 
 let sink: SideEffectSink = fileSink(process.env.LAB_SIDE_EFFECTS ?? "side-effects.jsonl");
 
-/** How many steps the lab's task has. */
-export const TASK_STEPS = 10;
+/** The handout's step count, for a lab whose manifest does not set one. */
+const HANDOUT_STEPS = 10;
+
+/** How many steps the lab's task has: the manifest's, so that a run by hand runs the steps a grade runs. */
+export const TASK_STEPS = manifestSteps();
+
+/**
+ * The steps of the manifest beside this file (../grader/rubric.json), or the handout's 10 when it
+ * cannot be read there (the grader's own copy, bundled, is told the steps instead).
+ */
+function manifestSteps(): number {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL("../grader/rubric.json", import.meta.url), "utf8")) as { task?: { steps?: unknown } };
+    const steps = manifest.task?.steps;
+    return typeof steps === "number" && Number.isInteger(steps) && steps > 0 ? steps : HANDOUT_STEPS;
+  } catch {
+    return HANDOUT_STEPS;
+  }
+}
 
 /** The lab's task: TASK_STEPS steps over a prompt (another prompt gives another run, for session diffing). */
 export function labTask(options: { prompt?: string; steps?: number } = {}): Task<LabState> {

@@ -58,6 +58,7 @@ export class CheckContext {
         callMs: this.limits.callMs,
         seed: this.seed,
         ownUser: lease.user !== null,
+        labSteps: this.config.rubric.task.steps,
       },
       limits: this.limits,
       onLimit: () => (this.limitHit = true),
@@ -83,7 +84,7 @@ export class CheckContext {
     let outcome: ProcessOutcome;
     try {
       const bundle = folder.lease.bundle(req.bundle, `${req.root}-bundles`);
-      outcome = await runProcess(this.config.hostFile, { ...req, bundle, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
+      outcome = await runProcess(this.config.hostFile, { ...req, bundle, labSteps: this.config.rubric.task.steps, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
     } finally {
       // Once none runs there, whatever they left running (a daemon) ends.
       if (--folder.running === 0) folder.lease.sweep();

@@ -30,11 +30,11 @@ describe("the lab task's states, known from how a step builds them", () => {
 
   test("whichRunState names each state of either run, its keys in any order, and nothing that differs from all of them", () => {
     const reversed = (v: unknown): unknown => (Array.isArray(v) ? v.map(reversed) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, w]) => [k, reversed(w)])) : v);
-    for (const s of STATES) expect(whichRunState(reversed(stateOf(s)), PROMPTS)).toEqual(s);
+    for (const s of STATES) expect(whichRunState(reversed(stateOf(s)), PROMPTS, TASK_STEPS)).toEqual(s);
     const changed = structuredClone(stateOf({ prompt: DEFAULT_PROMPT, step: 4 }))!;
     changed.notes[2]!.words[7] += "!";
-    expect(whichRunState(changed, PROMPTS)).toBeNull();
-    expect(whichRunState(stateOf({ prompt: PROMPT_B, step: 3 }), [DEFAULT_PROMPT])).toBeNull();
+    expect(whichRunState(changed, PROMPTS, TASK_STEPS)).toBeNull();
+    expect(whichRunState(stateOf({ prompt: PROMPT_B, step: 3 }), [DEFAULT_PROMPT], TASK_STEPS)).toBeNull();
   });
 
   test("wired as a student's firstDivergence, neither gives an answer: given two histories, each throws", () => {

@@ -1,6 +1,7 @@
 // phase2.boundary-crash: killed at any step boundary (just before runStep(s + 1) is called, or
 // before runTask returns) and run again, the task finishes with every step run exactly once.
 import type { CheckDefinition } from "../../grading/harness.js";
+import { gradedTask } from "./ledger.js";
 import { boundaryCuts, recordRun, recoverFromEach } from "./crash-recovery.js";
 
 export const boundaryCrash: CheckDefinition = {
@@ -9,7 +10,7 @@ export const boundaryCrash: CheckDefinition = {
     const box = ctx.sandbox();
     const run = await recordRun(box);
     if (typeof run === "string") return ctx.failed(`A run with no crash failed first: ${run}.`);
-    const problem = await recoverFromEach(box, run, boundaryCuts(run.trace), undefined, (picture) => ctx.draw(picture));
+    const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, boundaryCuts(run.trace), undefined, (picture) => ctx.draw(picture));
     if (problem) return ctx.failed(problem);
     return ctx.passed();
   },

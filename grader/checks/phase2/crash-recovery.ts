@@ -8,7 +8,7 @@ import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
-import { STEPS, doneEffects, held, judgeRecord, locateCrash, type Done } from "./ledger.js";
+import { doneEffects, held, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
 import type { Picture } from "../../report/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
@@ -65,7 +65,7 @@ export function effectsBefore(crashes: Crash[]): Done[] {
  * Judges the record after `crashes` and a last run that returned `final` with `lastEffects`:
  * every step ran on the right state, none more often than the crashes allow, and the last run is done.
  */
-export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: Done[]): string | null {
+export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallResult, lastEffects: Done[]): string | null {
   const extra: number[] = [];
   for (const c of crashes) {
     const { window } = locateCrash(c.run.trace, c.cut.at);
@@ -73,7 +73,7 @@ export function judgeRecovery(crashes: Crash[], final: CallResult, lastEffects: 
   }
   // A last run that threw is the story; then what the record shows; then what the last run returned.
   if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${held([...effectsBefore(crashes), ...lastEffects])})`;
-  return judgeRecord([...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(final, STEPS);
+  return judgeRecord(task, [...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(task, final, task.steps);
 }
 
 /** "Run 1 was killed at the boundary after step 6 (right after renameSync(...))." for each crash. */
@@ -94,14 +94,14 @@ export function crashStory(crashes: Crash[]): string {
  * Recovers from each crash point of `run` with one new run to the end; the first story that fails,
  * or null. With `draw`, also says how to draw that story's picture (the two runs, step by step).
  */
-export async function recoverFromEach(box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP, draw?: (picture: () => Picture | null) => void): Promise<string | null> {
+export async function recoverFromEach(task: GradedTask, box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP, draw?: (picture: () => Picture | null) => void): Promise<string | null> {
   const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   for (const [i, o] of outcomes.entries()) {
     const crashes = [{ run, cut: cuts[i]! }];
     const last = doneEffects(o.effects, 2);
-    const problem = judgeRecovery(crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, STEPS) ?? null;
+    const problem = judgeRecovery(task, crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, task.steps) ?? null;
     if (problem) {
-      draw?.(() => crashRunsPicture(crashes, last, problem, setup.checkpoint));
+      draw?.(() => crashRunsPicture(task, crashes, last, problem, setup.checkpoint));
       return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
     }
   }

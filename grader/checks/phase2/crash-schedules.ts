@@ -8,7 +8,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import type { Verdict } from "../../grading/verdict.js";
-import { STEPS, doneEffects } from "./ledger.js";
+import { doneEffects, gradedTask } from "./ledger.js";
 import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";
 import { crashRunsPicture } from "./runs-picture.js";
@@ -23,11 +23,12 @@ export const crashSchedules: CheckDefinition = {
  * finds in its run), then a last run to the end, and judges the record and, for git, the repository.
  */
 export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, cutsOf: (run: RecordedRun) => Cut[], numRuns: number): Promise<Verdict> {
+  const task = gradedTask(ctx.config.rubric.task);
   const box = ctx.sandbox();
   const found = await findCounterexample(
     ctx,
     // Each run before the last: a step budget (or none) and where in that run the crash lands.
-    fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: STEPS }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.record({ budget: fc.option(fc.integer({ min: 1, max: task.steps }), { nil: undefined }), at: fraction() }), { minLength: 1, maxLength: 4 }),
     async (schedule) => {
       const crashes: Crash[] = [];
       for (const { budget, at } of schedule) {
@@ -40,11 +41,11 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
       const lastEffects = doneEffects(last.effects, crashes.length + 1);
-      const problem = judgeRecovery(crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, STEPS) ?? null;
-      if (problem) ctx.draw(() => crashRunsPicture(crashes, lastEffects, problem, setup.checkpoint));
+      const problem = judgeRecovery(task, crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, task.steps) ?? null;
+      if (problem) ctx.draw(() => crashRunsPicture(task, crashes, lastEffects, problem, setup.checkpoint));
       return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
     },
-    { numRuns, examples: [[{ budget: 4, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
+    { numRuns, examples: [[{ budget: task.sessions[0]!, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
   );
   return found ? ctx.failed(found.story, found.path) : ctx.passed();
 }

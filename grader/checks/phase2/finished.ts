@@ -2,7 +2,7 @@
 // "done" with the final state.
 import type { CheckDefinition } from "../../grading/harness.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
-import { STEPS } from "./ledger.js";
+import { gradedTask } from "./ledger.js";
 
 /** The maxSteps of the runs after the task was done (run 2, run 3): none, then a budget. */
 const LATER_RUNS = [undefined, 3] as const;
@@ -10,11 +10,12 @@ const LATER_RUNS = [undefined, 3] as const;
 export const finished: CheckDefinition = {
   id: "phase2.finished",
   async run(ctx) {
+    const task = gradedTask(ctx.config.rubric.task);
     const box = ctx.sandbox();
     const { results, effects } = await box.run("runner", { steps: [runTaskStep(), ...LATER_RUNS.flatMap((budget) => [restart, runTaskStep(budget)])] });
-    const first = checkRunResult(results[0]!, STEPS);
+    const first = checkRunResult(task, results[0]!, task.steps);
     if (first) return ctx.failed(`The first run, to completion: ${first}.`);
-    const again = effects.filter((e, i) => e.phase === "enter" && effects.slice(0, i).filter((x) => x.phase === "done").length >= STEPS);
+    const again = effects.filter((e, i) => e.phase === "enter" && effects.slice(0, i).filter((x) => x.phase === "done").length >= task.steps);
     if (again.length > 0) {
       // Each run is a process of its own, numbered in order (run 1 did the task), and is told apart.
       const firstPid = effects[0]!.pid;
@@ -26,7 +27,7 @@ export const finished: CheckDefinition = {
       });
       return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`);
     }
-    const problem = checkRunResult(results[1]!, STEPS) ?? checkRunResult(results[2]!, STEPS);
+    const problem = checkRunResult(task, results[1]!, task.steps) ?? checkRunResult(task, results[2]!, task.steps);
     return problem ? ctx.failed(`After the task was done, a new process ran runTask again on the finished checkpoint: ${problem}.`) : ctx.passed();
   },
 };

@@ -1,19 +1,19 @@
 // phase2.killed-at-step-6: the handout's scenario with real processes. The first is killed with
-// SIGKILL the moment runStep(6) is entered; the second resumes, runs steps 6 to 10, and no step
-// runs twice.
+// SIGKILL the moment runStep(6) is entered (the manifest's task.killedAtStep); the second resumes,
+// runs steps 6 to the last, and no step runs twice.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { STEPS, judgeRecord, type Done } from "./ledger.js";
+import { gradedTask, judgeRecord, type Done, type GradedTask } from "./ledger.js";
 import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
 
-/** The step the first process is killed entering: the handout's scenario. */
-const KILLED_AT = 6;
-
 export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
   async run(ctx) {
+    const task = gradedTask(ctx.config.rubric.task);
+    // The step the first process is killed entering: the handout's scenario.
+    const killedAt = task.killedAtStep;
     const root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${ctx.variant?.label.length ?? 0}`));
     const run = (kill?: { enterStep: number }) =>
       ctx.process({
@@ -25,33 +25,33 @@ export const killedAtStep6: CheckDefinition = {
         kill,
       });
 
-    const first = await run({ enterStep: KILLED_AT });
+    const first = await run({ enterStep: killedAt });
     ctx.countCrashStates(1);
     if (first.signal !== "SIGKILL") {
-      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(first.results[0]!, STEPS));
-      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${KILLED_AT}), but it never did${how ? `: ${how}` : ""}.`);
+      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(task, first.results[0]!, task.steps));
+      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${killedAt}), but it never did${how ? `: ${how}` : ""}.`);
     }
     const second = await run();
     const problem = unfinished(second, "runTask");
     const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
-    const verdict = problem ?? judgeRecord(record) ?? stepsByRun(record) ?? checkRunResult(second.results![0]!, STEPS);
+    const verdict = problem ?? judgeRecord(task, record) ?? stepsByRun(task, record) ?? checkRunResult(task, second.results![0]!, task.steps);
     if (!verdict) return ctx.passed();
     // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
     if (first.effects.some((e) => e.phase === "done")) {
-      const killed = { step: KILLED_AT, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${KILLED_AT})` };
-      ctx.draw(() => runsPicture("process", [{ killed }, {}], record, verdict));
+      const killed = { step: killedAt, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${killedAt})` };
+      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, verdict));
     }
-    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${KILLED_AT}). Process 2 ran runTask again: ${verdict}.`);
+    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${killedAt}). Process 2 ran runTask again: ${verdict}.`);
   },
 };
 
-/** Steps 1-5 must be run by the first process and 6 to the last by the second. */
-function stepsByRun(record: Done[]): string | null {
+/** Steps 1 to 5 must be run by the first process and 6 to the last by the second (with task.killedAtStep 6). */
+function stepsByRun(task: GradedTask, record: Done[]): string | null {
   const first = record.filter((d) => d.run === 1).map((d) => d.step);
   const second = record.filter((d) => d.run === 2).map((d) => d.step);
-  const wanted = [steps(1, KILLED_AT - 1), steps(KILLED_AT, STEPS)];
+  const wanted = [steps(1, task.killedAtStep - 1), steps(task.killedAtStep, task.steps)];
   if (first.join() === wanted[0]!.join() && second.join() === wanted[1]!.join()) return null;
   return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
 }

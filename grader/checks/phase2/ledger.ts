@@ -1,11 +1,23 @@
 // Judging a task run from the lab's side-effect record alone: which steps ran, how often, on what
 // state. The runner's own file operations are never counted or ordered.
-import { TASK_STEPS, expectedDigests } from "../../../lab/task.js";
+import { expectedDigests } from "../../../lab/task.js";
 import type { Effect, Trace } from "../../crash/model.js";
+import type { LabTaskSettings } from "../../rubric-task.js";
 
-/** The task's step count, under the name the judging uses. */
-export const STEPS = TASK_STEPS;
-const EXPECTED = expectedDigests();
+/** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
+export interface GradedTask extends LabTaskSettings {
+  /** `inputs[s]`: the digest of the state step s starts from; `outputs[s]`: of the state after step s (`outputs[0]`: the initial state). */
+  expected: { inputs: string[]; outputs: string[] };
+}
+
+const digestsBySteps = new Map<number, GradedTask["expected"]>();
+
+/** The task `settings` describe (a grade's: `ctx.config.rubric.task`), its crash-free run worked out once per step count. */
+export function gradedTask(settings: LabTaskSettings): GradedTask {
+  let expected = digestsBySteps.get(settings.steps);
+  if (!expected) digestsBySteps.set(settings.steps, (expected = expectedDigests({ steps: settings.steps })));
+  return { ...settings, expected };
+}
 
 /** A side effect performed (runStep finished), with the run it happened in (1 = the first process). */
 export interface Done {
@@ -21,8 +33,8 @@ export function doneEffects(entries: Trace["entries"], run: number): Done[] {
 }
 
 /** Names a state by its digest: "the initial state", "the state after step 5", or "a state the task never produced". */
-export function nameState(digest: string): string {
-  const k = EXPECTED.outputs.indexOf(digest);
+export function nameState(task: GradedTask, digest: string): string {
+  const k = task.expected.outputs.indexOf(digest);
   return k === 0 ? "the initial state" : k > 0 ? `the state after step ${k}` : "a state the task never produced";
 }
 
@@ -31,17 +43,17 @@ export function nameState(digest: string): string {
  * before it produced, and step s at most `1 + extraRuns[s]` times (one more for each crash
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
-export function judgeRecord(done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
-  for (const d of done) if (d.step < 1 || d.step > STEPS) return `runStep was called with step ${d.step}; the task's steps are 1 to ${STEPS}`;
-  for (let step = 1; step <= STEPS; step++) {
+export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
+  for (const d of done) if (d.step < 1 || d.step > task.steps) return `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
+  for (let step = 1; step <= task.steps; step++) {
     if (!done.some((d) => d.step === step)) return `step ${step} never ran (the record holds ${held(done)})`;
   }
   for (const d of done) {
-    if (d.input !== EXPECTED.inputs[d.step]) {
-      return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
+    if (d.input !== task.expected.inputs[d.step]) {
+      return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
-  for (let step = 1; step <= STEPS; step++) {
+  for (let step = 1; step <= task.steps; step++) {
     const runs = done.filter((d) => d.step === step);
     const allowed = 1 + (extraRuns[step] ?? 0);
     if (runs.length > allowed) {

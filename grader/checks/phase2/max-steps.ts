@@ -4,13 +4,14 @@ import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
-import { STEPS, doneEffects, judgeRecord } from "./ledger.js";
+import { doneEffects, gradedTask, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
 
 export const maxSteps: CheckDefinition = {
   id: "phase2.max-steps",
   async run(ctx) {
+    const task = gradedTask(ctx.config.rubric.task);
     const box = ctx.sandbox();
     const found = await findCounterexample(
       ctx,
@@ -25,27 +26,28 @@ export const maxSteps: CheckDefinition = {
         // The story's complaint, with the picture of every run's steps (none without a trace).
         const fail = (problem: string) => {
           const record = calls.flatMap((c, i) => doneEffects(c, i + 1));
-          if (run.trace) ctx.draw(() => runsPicture("run", [...budgets.map((budget) => ({ budget })), {}], record, problem));
+          if (run.trace) ctx.draw(() => runsPicture(task, "run", [...budgets.map((budget) => ({ budget })), {}], record, problem));
           return `${story}: ${problem}.`;
         };
         for (const [i, r] of run.results.entries()) {
           const budget = budgets[i] ?? Infinity;
-          const expectedRan = Math.min(budget, STEPS - done);
+          const expectedRan = Math.min(budget, task.steps - done);
           const ran = doneEffects(calls[i] ?? [], i + 1).map((d) => d.step);
           const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
-          if (r.status !== "returned") return fail(`in run ${i + 1}, ${checkRunResult(r, done + expectedRan)}`);
+          if (r.status !== "returned") return fail(`in run ${i + 1}, ${checkRunResult(task, r, done + expectedRan)}`);
           if (ran.join() !== wanted.join()) {
             return fail(`run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
           }
           done += expectedRan;
-          const problem = checkRunResult(r, done);
+          const problem = checkRunResult(task, r, done);
           if (problem) return fail(`in run ${i + 1}, ${problem}`);
         }
         const all = calls.flatMap((c, i) => doneEffects(c, i + 1));
-        const problem = judgeRecord(all);
+        const problem = judgeRecord(task, all);
         return problem && fail(problem);
       },
-      { numRuns: 12, examples: [[4, 4, 2], [STEPS], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
+      // The handout's sessions, the whole task at once, and many short runs.
+      { numRuns: 12, examples: [task.sessions, [task.steps], [3, 3, 3, 3], [1, 1, 1, 1, 1, 1]] },
     );
     return found ? ctx.failed(found.story, found.path) : ctx.passed();
   },

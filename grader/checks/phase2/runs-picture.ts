@@ -5,16 +5,13 @@
 // read with certainty the builder returns null: no picture rather than a wrong one. The folder
 // before and after the last crash is the calls picture's (grading/crash-picture.ts), read from the
 // same trace and cut the story tells the crash from; on any doubt it is left out.
-import { expectedDigests } from "../../../lab/task.js";
 import { modelAt } from "../../crash/power-loss.js";
 import { fileBytes, filesAfter, pictureFile } from "../../grading/crash-picture.js";
 import type { Picture } from "../../report/picture.js";
 import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../report/picture-runs.js";
 import type { Cut, Trace } from "../../crash/model.js";
-import { STEPS, doneEffects, locateCrash, type Done } from "./ledger.js";
+import { doneEffects, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";
-
-const EXPECTED = expectedDigests();
 
 /** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget. */
 export interface CrashedRun {
@@ -31,15 +28,16 @@ export interface RunTold {
 }
 
 /**
- * The picture of runs `told` (run 1 first) whose side effects are `record` (each Done names its
- * run), judged with `problem` (the judge's words in the story, or null). Null when it cannot be drawn.
+ * The picture of runs `told` (run 1 first) of `task` whose side effects are `record` (each Done
+ * names its run), judged with `problem` (the judge's words in the story, or null). Null when it
+ * cannot be drawn.
  */
-export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null): RunsPicture | null {
+export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null): RunsPicture | null {
   try {
-    if (record.some((d) => d.run < 1 || d.run > told.length || d.step < 1 || d.step > STEPS)) return null;
+    if (record.some((d) => d.run < 1 || d.run > told.length || d.step < 1 || d.step > task.steps)) return null;
     const wrong = problem === null ? undefined : wrongOf(problem, unit);
     const wrongState = wrong?.step !== undefined && wrong.run !== undefined && /\) with /.test(wrong.says)
-      ? record.find((d) => d.step === wrong.step && d.run === wrong.run && d.input !== EXPECTED.inputs[d.step])
+      ? record.find((d) => d.step === wrong.step && d.run === wrong.run && d.input !== task.expected.inputs[d.step])
       : undefined;
     const times = new Map<number, number>();
     const runs = told.map((t, i): PictureRun => {
@@ -52,7 +50,7 @@ export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: 
       return { ...(t.budget === undefined ? {} : { budget: t.budget }), cells, ...(t.killed ? { killed: t.killed } : {}), ...(t.printed ? { printed: t.printed } : {}) };
     });
     if (wrong?.run !== undefined && wrong.run > runs.length) return null;
-    return { kind: "runs", unit, steps: STEPS, runs, ...(wrong ? { wrong } : {}) };
+    return { kind: "runs", unit, steps: task.steps, runs, ...(wrong ? { wrong } : {}) };
   } catch {
     // The story is the verdict; a picture that cannot be drawn is left out, never the failure's cause.
     return null;
@@ -64,7 +62,7 @@ export function runsPicture(unit: RunsPicture["unit"], told: RunTold[], record: 
  * them, which performed `lastEffects` and was judged with `problem`; `checkpoint` is the path the
  * runs were given, for the folders.
  */
-export function crashRunsPicture(crashes: CrashedRun[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
+export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
   try {
     const told: RunTold[] = [];
     for (const c of crashes) {
@@ -74,7 +72,7 @@ export function crashRunsPicture(crashes: CrashedRun[], lastEffects: Done[], pro
     }
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-    const picture = runsPicture("run", told, [...before, ...lastEffects], problem);
+    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem);
     const folders = picture && crashFolders(crashes, `@/${checkpoint.$path}`);
     return picture && folders ? { ...picture, folders } : picture;
   } catch {

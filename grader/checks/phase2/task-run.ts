@@ -1,13 +1,11 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
-import { expectedDigests } from "../../../lab/task.js";
 import { describeResult } from "../../grading/calls.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
-import { STEPS, nameState } from "./ledger.js";
+import { nameState, type GradedTask } from "./ledger.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
-const EXPECTED = expectedDigests();
 
 /**
  * How a task run is set up: the module whose runTask is called, the checkpoint path it gets, and,
@@ -37,17 +35,17 @@ export const restart: ScenarioStep = { fresh: true };
  * Null when runTask returned `{ status, nextStep }` as expected after `stepsDone` steps (and the
  * final state once done); otherwise what it did instead.
  */
-export function checkRunResult(r: CallResult, stepsDone: number): string | null {
-  const status = stepsDone >= STEPS ? "done" : "paused";
+export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: number): string | null {
+  const status = stepsDone >= task.steps ? "done" : "paused";
   const expected = `{ status: "${status}", nextStep: ${stepsDone + 1} }`;
   if (r.status !== "returned") return `${describeResult("runTask", r)}; expected it to return ${expected}`;
   const run = r.value.run;
   if (!run) return `runTask returned ${r.value.preview}; expected ${expected}`;
   if (run.status !== status || run.nextStep !== stepsDone + 1) {
-    return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
+    return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
   }
-  if (run.stateDigest !== EXPECTED.outputs[stepsDone]) {
-    return `runTask returned status "${status}" with ${run.stateDigest ? nameState(run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
+  if (run.stateDigest !== task.expected.outputs[stepsDone]) {
+    return `runTask returned status "${status}" with ${run.stateDigest ? nameState(task, run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
   }
   return null;
 }

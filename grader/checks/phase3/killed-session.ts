@@ -6,18 +6,18 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import { normaliseName } from "../../crash/describe.js";
-import { judgeRecord } from "../phase2/ledger.js";
+import { gradedTask, judgeRecord } from "../phase2/ledger.js";
 import { SessionFolder, checkSession, statusLine } from "./sessions.js";
 import { runsPicture } from "../phase2/runs-picture.js";
-import { TASK_STEPS } from "../../../lab/task.js";
 
 export const killedSession: CheckDefinition = {
   id: "phase3.killed-session",
   async run(ctx) {
+    const task = gradedTask(ctx.config.rubric.task);
     // How many changes to the disk a whole session makes, so the kills can land on any of them.
     const probe = new SessionFolder(ctx);
     const whole = await probe.run();
-    const problem = checkSession(whole, TASK_STEPS);
+    const problem = checkSession(task, whole, task.steps);
     if (problem) return ctx.failed(`A session with no --max-steps, run to the end without a crash: ${problem}.`);
     if (!whole.changes) return ctx.failed("A session with no --max-steps, run to the end, made no change to the disk at all: it never wrote a checkpoint.");
     const changes = whole.changes;
@@ -35,17 +35,17 @@ export const killedSession: CheckDefinition = {
         if (killed.signal !== "SIGKILL") return `${story}, but it was not killed there: it made fewer changes this time.`;
         const last = folder.record().at(-1);
         const resumed = await folder.run();
-        const again = checkSession(resumed, TASK_STEPS);
+        const again = checkSession(task, resumed, task.steps);
         if (again) return `${story}. Started again: ${again}.`;
         // A kill after step s's side effect and before its checkpoint may run step s again, once.
         const extra: number[] = [];
         if (last) extra[last.step] = 1;
-        const verdict = judgeRecord(folder.record(), extra, "session");
+        const verdict = judgeRecord(task, folder.record(), extra, "session");
         if (verdict) {
           const record = folder.record();
           const killed = { step: last?.step ?? 0, at: "after" as const, words: `with SIGKILL at its change to the disk number ${at} of ${changes}, after step ${last?.step ?? 0}'s side effect` };
           const line = statusLine(resumed);
-          ctx.draw(() => runsPicture("session", [{ killed }, line ? { printed: { line } } : {}], record, verdict));
+          ctx.draw(() => runsPicture(task, "session", [{ killed }, line ? { printed: { line } } : {}], record, verdict));
         }
         return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;
       },

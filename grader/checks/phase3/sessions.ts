@@ -9,7 +9,7 @@ import { deathCause } from "../../sandbox/supervisor/limits.js";
 import { formatSeconds } from "../../sandbox/messages/limits.js";
 import { makeScenarioFolder, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
 import { scrubPaths } from "../../sandbox/messages/paths.js";
-import { STEPS, type Done } from "../phase2/ledger.js";
+import type { Done, GradedTask } from "../phase2/ledger.js";
 
 
 let folders = 0;
@@ -73,8 +73,8 @@ export interface Session extends ProcessOutcome {
  * expected after `stepsDone` steps; otherwise what it did instead. The output is judged as the
  * session printed it, never as a story shows it.
  */
-export function checkSession(o: Session, stepsDone: number): string | null {
-  const status = stepsDone >= STEPS ? "done" : "paused";
+export function checkSession(task: GradedTask, o: Session, stepsDone: number): string | null {
+  const status = stepsDone >= task.steps ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
   if (o.timedOut) {
     const printed = statusLine(o);
@@ -98,7 +98,7 @@ export function checkSession(o: Session, stepsDone: number): string | null {
     const shown = statusLine(o);
     return `\`${o.command}\` ${shown ? `printed ${JSON.stringify(clip(shown))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
   }
-  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(statusLine(o))}; expected ${expected} after ${stepsDone} of ${STEPS} steps`;
+  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(statusLine(o))}; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
   return null;
 }
 

@@ -11,7 +11,7 @@
 // Whether a loaded state is one of the task's is told by lab/canonical.ts's key-order free JSON,
 // which the lab already gives students.
 import { canonicalJson } from "../../../lab/canonical.js";
-import { expectedStates, TASK_STEPS, type LabState } from "../../../lab/task.js";
+import { expectedStates, type LabState } from "../../../lab/task.js";
 import type { Divergence, Path } from "./divergence.js";
 
 /** A state of a crash-free run of the lab task: the prompt it ran with, and the step it is after (0: the initial state). */
@@ -45,11 +45,12 @@ export function labPaths(x: RunState, y: RunState): Path[] {
   return paths;
 }
 
-/** Which state of the runs with `prompts` `value` is (key order aside); null when it is none of them. */
-export function whichRunState(value: unknown, prompts: readonly string[]): RunState | null {
+/** Which state of the runs of `steps` steps with `prompts` `value` is (key order aside); null when it is none of them. */
+export function whichRunState(value: unknown, prompts: readonly string[], steps: number): RunState | null {
   const text = canonicalJson(value);
+  // From the last step down, so each run is made once (a run's states are all different).
   for (const prompt of prompts)
-    for (let step = 0; step <= TASK_STEPS; step++) if (canonicalJson(stateOf({ prompt, step })) === text) return { prompt, step };
+    for (let step = steps; step >= 0; step--) if (canonicalJson(stateOf({ prompt, step })) === text) return { prompt, step };
   return null;
 }
 
@@ -62,7 +63,8 @@ export function sameJson(x: unknown, y: unknown): boolean {
 const runs = new Map<string, LabState[]>();
 
 function stateOf({ prompt, step }: RunState): LabState {
-  if (typeof prompt !== "string" || !Number.isInteger(step) || step < 0 || step > TASK_STEPS) throw new TypeError(`a state of the lab task is named by its prompt and a step from 0 to ${TASK_STEPS}`);
-  if (!runs.has(prompt)) runs.set(prompt, expectedStates({ prompt }));
+  if (typeof prompt !== "string" || !Number.isInteger(step) || step < 0) throw new TypeError("a state of the lab task is named by its prompt and a step from 0");
+  // A run's states do not depend on how many steps come after them: a longer run only adds states.
+  if ((runs.get(prompt)?.length ?? 0) <= step) runs.set(prompt, expectedStates({ prompt, steps: step }));
   return runs.get(prompt)![step]!;
 }

@@ -26,7 +26,7 @@ export const twoPrompts: CheckDefinition = {
   id: "stretch-diff.two-prompts",
   async run(ctx) {
     // The states after each step, as the grader computes them: element i is the state after step i + 1.
-    const [a, b, again] = RUNS.map((run) => expectedStates({ prompt: run.prompt }).slice(1));
+    const [a, b, again] = RUNS.map((run) => expectedStates({ prompt: run.prompt, steps: ctx.config.rubric.task.steps }).slice(1));
     const steps: ScenarioStep[] = [
       ...RUNS.map((run): ScenarioStep => ({ mkdir: run.dir })),
       ...RUNS.map((run): ScenarioStep => ({ call: "recordHistory", args: [{ $task: { prompt: run.prompt } }, { $path: run.dir }] })),
@@ -86,7 +86,7 @@ export function checkLoaded(r: CallResult, expected: readonly unknown[], run: (t
   const i = got.slice(0, shared).findIndex((state, i) => !sameJson(state, expected[i]));
   if (i < 0) return got.length === expected.length ? { problem: null, divergence: null } : told(`${call} returned ${got.length} states; expected ${want}`, { step: shared + 1, paths: [[]] });
   // Whose state it holds there, when it is another of the task's (a history sorted by name puts step 10 before step 2).
-  const other = whichRunState(got[i], [...new Set(RUNS.map((r) => r.prompt))]);
+  const other = whichRunState(got[i], [...new Set(RUNS.map((r) => r.prompt))], expected.length);
   const there = `${call} returned ${got.length} states, and its element ${i} is not the task's state after step ${i + 1}`;
   if (other === null) {
     // Each of the task's states is an object: a value of another kind differs from it as a whole.

@@ -10,18 +10,21 @@ import type { MeasurementReport } from "../../report/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { sandboxStory } from "../../grading/property.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
-import { doneEffects } from "../phase2/ledger.js";
+import { doneEffects, gradedTask, type GradedTask } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
-import { TASK_STEPS } from "../../../lab/task.js";
 
 const TITLE = "File checkpoint vs git checkpoint (reported, not scored)";
 
 /** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 3;
-/** The steps whose checkpoints are crashed, the same for both (every kind of point in each). */
-const STEPS = TASK_STEPS;
-const CRASHED_STEPS = [1, 4, 7, STEPS];
+/**
+ * The steps whose checkpoints are crashed, the same for both (every kind of point in each): four
+ * spread evenly from the first to the last (1, 4, 7 and 10 of 10 steps; 1, 7, 14 and 20 of 20).
+ */
+function crashedSteps(steps: number): number[] {
+  return [...new Set([0, 1, 2, 3].map((k) => 1 + Math.round((k * (steps - 1)) / 3)))];
+}
 
 /** Where, in each step's checkpoint, a crash point lies. */
 const KINDS = ["state write", "before commit", "inside commit", "after commit"] as const;
@@ -41,6 +44,7 @@ export const comparison: MeasurementDefinition = {
   title: TITLE,
   modules: ["runner", "git-checkpoint"],
   async run(ctx, unusable) {
+    const task = gradedTask(ctx.config.rubric.task);
     // Each in a sandbox of its own: one that kills its process leaves the other measured.
     const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({
       setup,
@@ -63,7 +67,7 @@ export const comparison: MeasurementDefinition = {
           const run = await one.box.run(one.setup.module, { steps: [runTaskStep(undefined, one.setup.checkpoint)] }, { listDisk: i === 0 });
           const r = run.results[0]!;
           if (r.status !== "returned") one.measured.problem = describeResult("runTask", r);
-          else one.times.push((r.ms ?? 0) / STEPS);
+          else one.times.push((r.ms ?? 0) / task.steps);
           const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
           one.measured.disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
         });
@@ -71,41 +75,41 @@ export const comparison: MeasurementDefinition = {
     }
     for (const one of both.filter((b) => !b.measured.problem)) {
       one.measured.msPerCheckpoint = median(one.times);
-      await attempt(one, async () => void Object.assign(one.measured, await recoveries(one.box, one.setup)));
+      await attempt(one, async () => void Object.assign(one.measured, await recoveries(task, one.box, one.setup)));
     }
-    return table(both.map((b) => b.measured));
+    return table(both.map((b) => b.measured), crashedSteps(task.steps));
   },
 };
 
 /** Recovers from each comparison crash point of a recorded crash-free run, and counts the recoveries that ended right. */
-async function recoveries(box: Sandbox, setup: TaskSetup): Promise<Pick<Measured, "recovery" | "problem">> {
+async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Promise<Pick<Measured, "recovery" | "problem">> {
   const recorded = await recordRun(box, [], undefined, setup);
   if (typeof recorded === "string") return { problem: recorded };
-  const points = comparisonCuts(recorded);
+  const points = comparisonCuts(recorded, crashedSteps(task.steps));
   const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   const recovery = Object.fromEntries(KINDS.map((k) => [k, { recovered: 0, of: 0 }])) as Measured["recovery"] & {};
   outcomes.forEach((o, i) => {
     const tally = recovery[points[i]!.kind];
     const crashes = [{ run: recorded, cut: points[i]!.cut }];
     tally.of++;
-    if (!(judgeRecovery(crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, STEPS))) tally.recovered++;
+    if (!(judgeRecovery(task, crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, task.steps))) tally.recovered++;
   });
   return { recovery };
 }
 
 /**
- * The same kinds of crash point in the checkpoints of CRASHED_STEPS, for either implementation: in the
+ * The same kinds of crash point in the checkpoints of `crashed` steps, for either implementation: in the
  * middle of the state's last write before the commit (git's last command that writes objects,
  * or the file's last rename), just before that commit, inside it (git only: a rename cannot be
  * cut), and at the step's boundary, after it.
  */
-function comparisonCuts(run: RecordedRun): { kind: Kind; cut: Cut }[] {
+function comparisonCuts(run: RecordedRun, crashed: number[]): { kind: Kind; cut: Cut }[] {
   const { entries } = run.trace;
   const boundaries = boundaryCuts(run.trace).map((c) => c.at);
   const spans = commandSpans(run.trace, run.start);
   const points: { kind: Kind; cut: Cut }[] = [];
   entries.forEach((e, done) => {
-    if (e.kind !== "effect" || e.phase !== "done" || !CRASHED_STEPS.includes(e.step)) return;
+    if (e.kind !== "effect" || e.phase !== "done" || !crashed.includes(e.step)) return;
     const end = boundaries.find((b) => b > done) ?? entries.length;
     const commit = spans.filter((s) => s.start > done && s.end <= end && s.killedInside !== undefined).at(-1);
     const rename = commit ? -1 : lastIndex(entries, done, end, (x) => x.kind === "rename");
@@ -120,8 +124,8 @@ function comparisonCuts(run: RecordedRun): { kind: Kind; cut: Cut }[] {
   return points;
 }
 
-/** The table: one column per implementation. */
-function table(measured: Measured[]): MeasurementReport {
+/** The table: one column per implementation, crashed in the checkpoints of `crashed` steps. */
+function table(measured: Measured[], crashed: number[]): MeasurementReport {
   const cell = (m: Measured, f: (m: Measured) => string | undefined) => (m.problem ? "–" : (f(m) ?? "–"));
   const recovered = (kind: Kind) => (m: Measured) => {
     const t = m.recovery?.[kind];
@@ -141,14 +145,14 @@ function table(measured: Measured[]): MeasurementReport {
       { label: "recovered, killed right after the commit/rename", cells: measured.map((m) => cell(m, recovered("after commit"))) },
       { label: "disk space after a run", cells: measured.map((m) => cell(m, (x) => x.disk && `${kib(x.disk.bytes)} in ${x.disk.files} file${x.disk.files === 1 ? "" : "s"}`)) },
     ],
-    note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length)), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
+    note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length, crashed)), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
     data: { runs: RUNS, implementations: measured },
   };
 }
 
 /** What the numbers mean, under the table (`shown`: how many of its columns were measured). */
-function explained(shown: number): string[] {
-  const where = `the checkpoints of steps ${CRASHED_STEPS.join(", ")}`;
+function explained(shown: number, crashed: number[]): string[] {
+  const where = `the checkpoints of steps ${crashed.join(", ")}`;
   return [
     "Times leave out the task's own steps; the folder is a RAM disk when the machine has one, where fsync costs nothing.",
     shown > 1 ? `Both crashed at the same kinds of point in ${where}.` : `It was crashed in ${where}.`,

@@ -10,6 +10,7 @@ import { changesDisk } from "../../crash/trace.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { Verdict } from "../../grading/verdict.js";
 import { boundaryCuts, recordRun, recoverFromEach, type RecordedRun } from "../phase2/crash-recovery.js";
+import { gradedTask } from "../phase2/ledger.js";
 import { GIT_SETUP } from "./git-setup.js";
 
 /** Records a crash-free run of the git-backed runTask, then recovers from each crash point `cutsOf` picks in it. */
@@ -19,7 +20,7 @@ export async function recoverFromGitCuts(ctx: CheckContext, cutsOf: (run: Record
   if (typeof run === "string") return ctx.failed(`A run of runTask (git-checkpoint.ts) with no crash failed first: ${run}.`);
   const cuts = cutsOf(run);
   if (cuts.length === 0) return ctx.failed("A run of runTask (git-checkpoint.ts) with no crash made no git command that writes objects or the index: every step must be committed.");
-  const problem = await recoverFromEach(box, run, cuts, GIT_SETUP, (picture) => ctx.draw(picture));
+  const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, cuts, GIT_SETUP, (picture) => ctx.draw(picture));
   return problem ? ctx.failed(problem) : ctx.passed();
 }
 

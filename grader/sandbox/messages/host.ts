@@ -33,6 +33,8 @@ export interface HostConfig {
    * (see runtime/shared-runs.ts); on unless false. Off, each disk is recovered on its own.
    */
   shareRecoveries?: boolean;
+  /** The lab task's steps, the manifest's (grader/rubric.json, "task"); the lab's own when absent. */
+  labSteps?: number;
 }
 
 /** A file left in the scenario folder, for messages. */

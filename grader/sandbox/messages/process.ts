@@ -29,6 +29,8 @@ export interface ProcessConfig {
   cwd?: string;
   /** The time limit of one call (in steps mode). */
   callMs: number;
+  /** The lab task's steps, the manifest's (grader/rubric.json, "task"); the lab's own when absent. */
+  labSteps?: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import { runActor } from "./actor.js";
 import { Host } from "./host.js";
 import { runAsProcess } from "./process.js";
 import { serve } from "./serve.js";
+import { useLabSteps } from "./target/lab-module.js";
 
 /**
  * Ends this process once its parent is gone, even while the target's code spins in the main
@@ -29,8 +30,14 @@ Error.stackTraceLimit = 50;
 // Profiled (GRADE_CPU_PROFILE, supervisor/child.ts): the grader asks before it kills, and the
 // profile is written on the way out.
 if (process.execArgv.includes("--cpu-prof")) process.on(PROFILE_EXIT_SIGNAL, () => process.exit(0));
+/** A mode's configuration, once the lab task it serves has the steps it names. */
+function configured<T extends { labSteps?: number }>(config: T): T {
+  useLabSteps(config.labSteps);
+  return config;
+}
+
 const [mode, configJson] = process.argv.slice(2);
-if (mode === MODE_FLAGS.serve) serve(new Host(JSON.parse(configJson!)), guardAgainstOrphaning);
+if (mode === MODE_FLAGS.serve) serve(new Host(configured(JSON.parse(configJson!))), guardAgainstOrphaning);
 // A process's or an actor's configuration comes on standard input, read before the target's code runs.
-else if (mode === MODE_FLAGS.process) runAsProcess(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);
-else if (mode === MODE_FLAGS.actor) runActor(JSON.parse(fs.readFileSync(0, "utf8")), guardAgainstOrphaning);
+else if (mode === MODE_FLAGS.process) runAsProcess(configured(JSON.parse(fs.readFileSync(0, "utf8"))), guardAgainstOrphaning);
+else if (mode === MODE_FLAGS.actor) runActor(configured(JSON.parse(fs.readFileSync(0, "utf8"))), guardAgainstOrphaning);

@@ -51,6 +51,8 @@ export interface ProcessRequest {
   steps?: ScenarioStep[];
   argv?: string[];
   kill?: KillRule;
+  /** The lab task's steps (ProcessConfig's). */
+  labSteps?: number;
   limits: Limits;
   /** Kills the process when the check is abandoned. */
   signal?: AbortSignal;

@@ -6,9 +6,8 @@ import path from "node:path";
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
-import { expectedDigests } from "../../../lab/task.js";
 import type { Crash } from "../../checks/phase2/crash-recovery.js";
-import { judgeRecord, type Done } from "../../checks/phase2/ledger.js";
+import { gradedTask, judgeRecord, type Done } from "../../checks/phase2/ledger.js";
 import { crashFolders, killedAt, runsPicture } from "../../checks/phase2/runs-picture.js";
 import { crashCuts } from "../../crash/cuts.js";
 import type { Cut } from "../../crash/model.js";
@@ -19,8 +18,10 @@ import { listDisk } from "../../sandbox/runtime/disk.js";
 import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";
 import { runsLines } from "../../report/picture-lines-runs.js";
 import type { RunsPicture } from "../../report/picture-runs.js";
+import { DEFAULT_TASK } from "../../rubric-task.js";
 
-const EXPECTED = expectedDigests();
+const TASK = gradedTask(DEFAULT_TASK);
+const EXPECTED = TASK.expected;
 
 /** The record of `steps` run by `run`, each on the state it must start from (or `input`). */
 const ran = (run: number, steps: number[], input?: string): Done[] => steps.map((step) => ({ step, run, input: input ?? EXPECTED.inputs[step]! }));
@@ -29,7 +30,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 /** Skipped step 2 after a kill at the boundary after step 1. */
 const skipped = () => {
   const record = [...ran(1, [1]), ...ran(2, range(3, 10))];
-  return runsPicture("run", [{ budget: 4, killed: killedAt("at the boundary after step 1")! }, {}], record, judgeRecord(record))!;
+  return runsPicture(TASK, "run", [{ budget: 4, killed: killedAt("at the boundary after step 1")! }, {}], record, judgeRecord(TASK, record))!;
 };
 /** Sessions of 4, 4 and 2 that each start again from step 1 (and run on past their budget), the last printing a wrong status. */
 const replayedRecord = () => [...ran(1, range(1, 4)), ...ran(2, range(1, 8)), ...ran(3, range(1, 10))];
@@ -37,7 +38,13 @@ const replayed = () => {
   const record = replayedRecord();
   const printed = (line: string, wrong = false) => ({ line, ...(wrong ? { wrong } : {}) });
   const told = [{ budget: 4, printed: printed('{"status":"paused","nextStep":5}') }, { budget: 4, printed: printed('{"status":"paused","nextStep":5}') }, { budget: 2, printed: printed('{"status":"paused","nextStep":3}', true) }];
-  return runsPicture("session", told, record, judgeRecord(record, [], "session"))!;
+  return runsPicture(TASK, "session", told, record, judgeRecord(TASK, record, [], "session"))!;
+};
+/** A task of 20 steps whose run 2 skipped step 13 after a kill at the boundary after step 12. */
+const TASK_20 = gradedTask({ steps: 20, sessions: [7, 7, 6], killedAtStep: 13 });
+const skipped20 = () => {
+  const record = [...range(1, 12).map((step) => ({ step, run: 1 })), ...range(14, 20).map((step) => ({ step, run: 2 }))].map((d) => ({ ...d, input: TASK_20.expected.inputs[d.step]! }));
+  return runsPicture(TASK_20, "run", [{ killed: killedAt("at the boundary after step 12")! }, {}], record, judgeRecord(TASK_20, record))!;
 };
 
 describe("the picture of runs of the task", () => {
@@ -51,7 +58,7 @@ describe("the picture of runs of the task", () => {
 
   test("a step run too often: each later run of it counts its time, and the step the judge names is the wrong one", () => {
     const picture = replayed();
-    expect(judgeRecord(replayedRecord(), [], "session")).toMatch(/^step 1 ran 3 times/);
+    expect(judgeRecord(TASK, replayedRecord(), [], "session")).toMatch(/^step 1 ran 3 times/);
     expect(picture.wrong?.step).toBe(1);
     expect(picture.runs[2]!.cells.map((c) => c.time)).toEqual([3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
     expect(picture.runs[2]!.printed).toEqual({ line: '{"status":"paused","nextStep":3}', wrong: true });
@@ -59,7 +66,7 @@ describe("the picture of runs of the task", () => {
 
   test("a step run on a wrong state: that run's cell of it, and only it, is marked", () => {
     const record = [...ran(1, range(1, 3)), ...ran(2, [4], EXPECTED.inputs[2]), ...ran(2, range(5, 10))];
-    const picture = runsPicture("run", [{ killed: killedAt("inside runStep(4), before its side effect")! }, {}], record, judgeRecord(record))!;
+    const picture = runsPicture(TASK, "run", [{ killed: killedAt("inside runStep(4), before its side effect")! }, {}], record, judgeRecord(TASK, record))!;
     expect(picture.wrong).toMatchObject({ step: 4, run: 2 });
     const marked = picture.runs.flatMap((r, i) => r.cells.filter((c) => c.wrongState).map((c) => [i + 1, c.step]));
     expect(marked).toEqual([[2, 4]]);
@@ -67,10 +74,18 @@ describe("the picture of runs of the task", () => {
 
   test("locateCrash's words it does not know, or a record naming a run the story did not tell, give no picture", () => {
     expect(killedAt("somewhere else")).toBeNull();
-    expect(runsPicture("run", [{}], ran(2, [1]), null)).toBeNull();
+    expect(runsPicture(TASK, "run", [{}], ran(2, [1]), null)).toBeNull();
   });
 
-  const pictures: [string, () => RunsPicture][] = [["skipped step", skipped], ["replayed sessions", replayed]];
+  test("a task of 20 steps: the axis runs 1 to 20, and the step never run is the one the judge names", () => {
+    const picture = skipped20();
+    expect(picture.steps).toBe(20);
+    expect(picture.wrong).toEqual({ step: 13, says: "step 13 never ran" });
+    const axis = runsLines(picture, { width: 120, indent: 2, c: pc.createColors(false) })[1]!;
+    expect(axis.trim().split(/\s+/).slice(-2)).toEqual(["19", "20"]);
+  });
+
+  const pictures: [string, () => RunsPicture][] = [["skipped step", skipped], ["replayed sessions", replayed], ["skipped step of 20", skipped20]];
   for (const [name, make] of pictures)
     for (const width of [60, 80, 120])
       for (const colour of [false, true])
@@ -91,7 +106,7 @@ describe("the picture of runs of the task", () => {
 
   test("a row per run even when there are more than fit: the last run is kept and the rest are counted", () => {
     const record = range(1, 10).map((step) => ({ step, run: step, input: EXPECTED.inputs[step]! }));
-    const picture = runsPicture("run", range(1, 10).map((budget) => ({ budget: 1 })), record, null)!;
+    const picture = runsPicture(TASK, "run", range(1, 10).map((budget) => ({ budget: 1 })), record, null)!;
     const lines = runsLines(picture, { width: 80, indent: 2, c: pc.createColors(false) });
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines.some((l) => /… \d+ more runs/.test(l))).toBe(true);
