@@ -61,9 +61,10 @@ export function buildFileText(build: GraderBuild, madeBy: string): string {
  * files included; undefined when `root` is not the top of a git repository or git cannot tell.
  */
 export function gitBuild(root: string, paths: string[]): GraderBuild | undefined {
-  // safe.directory: a grade as root (grade-batch through sudo) reads a checkout another user owns.
+  // safe.directory: a grade as root (grade-batch through sudo) reads a checkout another user owns
+  // (every path, for this one command: git compares it with the path it resolved, links followed).
   // No optional locks: a grade must not hold the index lock a commit made meanwhile needs.
-  const git = (args: string[]) => spawnSync("git", ["-c", `safe.directory=${root}`, ...args], { cwd: root, encoding: "utf8", timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
+  const git = (args: string[]) => spawnSync("git", ["-c", "safe.directory=*", ...args], { cwd: root, encoding: "utf8", timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } });
   const top = git(["rev-parse", "--show-toplevel"]);
   // A folder inside some other repository (a copy unpacked in someone's checkout) is not that repository's commit.
   if (top.status !== 0 || !samePath(top.stdout.trim(), root)) return undefined;
