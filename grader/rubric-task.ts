@@ -60,6 +60,14 @@ function unknownKeys(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter((key) => !Object.hasOwn(DEFAULT_TASK, key));
 }
 
+/**
+ * The steps whose checkpoints stretch-git's comparison crashes: four spread evenly from the first
+ * to the last (1, 4, 7 and 10 of 10 steps; 1, 7, 14 and 20 of 20).
+ */
+export function comparisonSteps(task: Pick<LabTaskSettings, "steps">): number[] {
+  return [...new Set([0, 1, 2, 3].map((k) => 1 + Math.round((k * (task.steps - 1)) / 3)))];
+}
+
 /** "4, 4 and 2". */
 export function inWords(numbers: readonly number[]): string {
   return numbers.length < 2 ? numbers.join("") : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;

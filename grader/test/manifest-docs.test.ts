@@ -156,7 +156,7 @@ describe("HANDOUT.md's markers", () => {
         return (error as Error).message;
       }
     };
-    expect(message('core pionts, in "core # points"')).toBe('HANDOUT.md:3: no number is named "core pionts" (did you mean core points?); the names are points of <id>, core points, seed, seconds a call, seconds a process, MiB of memory, MiB a file, KiB of output kept');
+    expect(message('core pionts, in "core # points"')).toBe('HANDOUT.md:3: no number is named "core pionts" (did you mean core points?); the names are points of <id>, core points, seed, seconds a call, seconds a process, MiB of memory, MiB a file, KiB of output kept, steps of the task, step after the last, steps of the sessions, step of the kill, steps the comparison crashes');
     expect(message('points of stretch-gti, in "core # points"')).toBe("HANDOUT.md:3: stretch-gti is no deliverable or check of the manifest (did you mean stretch-git?)");
     expect(message('core points, in "bonus # points"')).toBe('HANDOUT.md:3: "bonus # points" is not in the block below');
     expect(message('core points, in "# points"')).toBe('HANDOUT.md:3: "# points" is in the block below 2 times: quote more of its words');

@@ -1,12 +1,14 @@
 // The manifest's task (grader/rubric.json, "task"; grader/rubric-task.ts): a key it leaves out is
 // the handout's, a task that cannot be run is refused with a line naming the key, and the checks'
-// words say the task's numbers. Runs in a second.
+// words and the documents (npm run readme-tables) say the task's numbers. Runs in a second.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
 import { DEFAULT_RUBRIC, loadRubric, rubricCheck } from "../rubric.js";
 import { DEFAULT_TASK } from "../rubric-task.js";
+import { DOCUMENTS, writtenFromManifest } from "../tools/readme-tables.js";
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "manifest-task-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -67,5 +69,15 @@ describe("the manifest's task", () => {
     expect(refused(undefined, (m) => (m.deliverables[1]!.checks[0]!.title = "runs {task.step} steps"))).toEqual([
       "phase2.complete-run's title says {task.step}, which is not a key of the task: it may say {task.steps}, {task.sessions}, {task.killedAtStep}",
     ]);
+  });
+
+  test("README.md and HANDOUT.md, written from a manifest of 20 steps, sessions of 7, 7 and 6 and the kill at step 13, say those numbers and no longer the handout's", () => {
+    const rubric = loadWithTask({ steps: 20, sessions: [7, 7, 6], killedAtStep: 13 });
+    const [readme, handout] = ["README.md", "HANDOUT.md"].map((file) => writtenFromManifest(fs.readFileSync(path.join(REPO_ROOT, file), "utf8"), rubric, DOCUMENTS.find((d) => d.file === file)!));
+    for (const said of ["steps: number;                             // 20", "returns `done`, `21` and the", "`runStep(13)`, and the next one must run steps 13 to 20, none of them twice.", "Three sessions of 7, 7 and 6 steps complete the task", '`{"status":"done","nextStep":21}`', "crash point in steps 1, 7, 14 and 20, and"])
+      expect(handout, said).toContain(said);
+    for (const gone of ["// 10", "`11`", "runStep(6)", "4, 4 and 2", '"nextStep":11', "1, 4, 7 and 10"]) expect(handout, gone).not.toContain(gone);
+    expect(readme).toContain("crash point in the checkpoints of steps 1, 7, 14 and 20, and disk space");
+    expect(readme).toContain("| `phase2.killed-at-step-6` | 3 | the handout's scenario with real processes: killed entering `runStep(13)`, resumed, 13 to 20 once each |");
   });
 });

@@ -1,5 +1,5 @@
 // The numbers a document (HANDOUT.md) takes from the manifest, outside its tables: a check's or a
-// deliverable's points, the core total, the seed, the limits. Each is named by a comment line
+// deliverable's points, the core total, the seed, the limits, the lab task's. Each is named by a comment line
 // above the paragraph, list or code block that says it, with the words around it and "#" where
 // the number goes:
 //   <!-- from grader/rubric.json: points of stretch-git, in "`stretch-git`, # points" -->
@@ -9,6 +9,7 @@
 // The comments show nowhere once the Markdown is rendered, and the text stays as students read it.
 import { closest } from "../cli/command-line.js";
 import { deliverablePoints, rubricCheck, type Rubric } from "../rubric.js";
+import { comparisonSteps, inWords } from "../rubric-task.js";
 
 /**
  * Every number written from the manifest, by the name a marker gives it; "<id>" in a name stands
@@ -23,6 +24,11 @@ export const GENERATED_VALUES: Readonly<Record<string, (rubric: Rubric, id: stri
   "MiB of memory": (rubric) => decimal(rubric.limits.memoryMiB),
   "MiB a file": (rubric) => decimal(rubric.limits.fileMiB),
   "KiB of output kept": (rubric) => decimal(rubric.limits.outputKiB),
+  "steps of the task": (rubric) => String(rubric.task.steps),
+  "step after the last": (rubric) => String(rubric.task.steps + 1),
+  "steps of the sessions": (rubric) => inWords(rubric.task.sessions),
+  "step of the kill": (rubric) => String(rubric.task.killedAtStep),
+  "steps the comparison crashes": (rubric) => inWords(comparisonSteps(rubric.task)),
 };
 
 /** A marker of a number: what it is, and the words around it. */

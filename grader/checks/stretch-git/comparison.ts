@@ -13,18 +13,12 @@ import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../pha
 import { doneEffects, gradedTask, type GradedTask } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
+import { comparisonSteps } from "../../rubric-task.js";
 
 const TITLE = "File checkpoint vs git checkpoint (reported, not scored)";
 
 /** Crash-free runs timed per implementation, in turns (the median is reported). */
 const RUNS = 3;
-/**
- * The steps whose checkpoints are crashed, the same for both (every kind of point in each): four
- * spread evenly from the first to the last (1, 4, 7 and 10 of 10 steps; 1, 7, 14 and 20 of 20).
- */
-function crashedSteps(steps: number): number[] {
-  return [...new Set([0, 1, 2, 3].map((k) => 1 + Math.round((k * (steps - 1)) / 3)))];
-}
 
 /** Where, in each step's checkpoint, a crash point lies. */
 const KINDS = ["state write", "before commit", "inside commit", "after commit"] as const;
@@ -77,7 +71,7 @@ export const comparison: MeasurementDefinition = {
       one.measured.msPerCheckpoint = median(one.times);
       await attempt(one, async () => void Object.assign(one.measured, await recoveries(task, one.box, one.setup)));
     }
-    return table(both.map((b) => b.measured), crashedSteps(task.steps));
+    return table(both.map((b) => b.measured), comparisonSteps(task));
   },
 };
 
@@ -85,7 +79,8 @@ export const comparison: MeasurementDefinition = {
 async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Promise<Pick<Measured, "recovery" | "problem">> {
   const recorded = await recordRun(box, [], undefined, setup);
   if (typeof recorded === "string") return { problem: recorded };
-  const points = comparisonCuts(recorded, crashedSteps(task.steps));
+  // The steps whose checkpoints are crashed, the same for both (every kind of point in each).
+  const points = comparisonCuts(recorded, comparisonSteps(task));
   const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
   const recovery = Object.fromEntries(KINDS.map((k) => [k, { recovered: 0, of: 0 }])) as Measured["recovery"] & {};
   outcomes.forEach((o, i) => {
