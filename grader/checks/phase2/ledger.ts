@@ -45,15 +45,15 @@ export function nameState(task: GradedTask, digest: string): string {
  */
 export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
   for (const d of done) if (d.step < 1 || d.step > task.steps) return `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
-  for (let step = 1; step <= task.steps; step++) {
-    if (!done.some((d) => d.step === step)) return `step ${step} never ran (the record holds ${held(done)})`;
-  }
+  const steps = Array.from({ length: task.steps }, (_, i) => i + 1);
+  const missing = steps.find((step) => !done.some((d) => d.step === step));
+  if (missing !== undefined) return `step ${missing} never ran (the record holds ${held(done)})`;
   for (const d of done) {
     if (d.input !== task.expected.inputs[d.step]) {
       return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
-  for (let step = 1; step <= task.steps; step++) {
+  for (const step of steps) {
     const runs = done.filter((d) => d.step === step);
     const allowed = 1 + (extraRuns[step] ?? 0);
     if (runs.length > allowed) {
