@@ -1,21 +1,24 @@
 // Submitted code reaches nothing but its own scenario (grader/fixtures/contained). As root (CI,
-// Gradescope, a container), it runs as users of its own with a minimal environment: a submission
-// that hunts for the reference solution finds none, one that writes into the grader changes
-// nothing, and one that leaves processes behind has them ended between scenarios and at the end.
+// Gradescope, a container), it runs as users of its own with a minimal environment and no
+// network: a submission that hunts for the reference solution finds none, one that writes into
+// the grader changes nothing, one that leaves processes behind has them ended between scenarios
+// and at the end, and one that phones home reaches no listener.
 // Not as root (a student's laptop), it runs as the grader's user, and the report says so; the test
 // checks that as root too, grading as `nobody`.
+import { transformSync } from "esbuild";
 import { execa } from "execa";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { dir } from "tmp-promise";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { strayProcesses } from "../sandbox/identity/ids.js";
-import { comparable, composeTarget, grade, notPassed, notPassedWhy, prose } from "./support/grade.js";
+import { checkOf, comparable, composeTarget, grade, notPassed, notPassedWhy, prose } from "./support/grade.js";
 import { parseCsv } from "./support/batch.js";
 
 const CONTAINED = path.join(REPO_ROOT, "grader/fixtures/contained");
@@ -71,6 +74,78 @@ function probeSaw(report: Report): string {
   return report.deliverables[0]!.checks.find((c) => c.id === "phase1.absent")!.message ?? "";
 }
 
+/** A listener on 127.0.0.1 that counts the connections made to it and the bytes sent. */
+async function listener(): Promise<{ port: number; seen: () => { connections: number; bytes: number }; close: () => void }> {
+  let connections = 0;
+  let bytes = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    socket.on("data", (chunk) => (bytes += chunk.length)).on("error", () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as net.AddressInfo).port, seen: () => ({ connections, bytes }), close: () => server.close() };
+}
+
+/** A target whose loadCheckpoint throws how a connection to 127.0.0.1:`port`, made by a program it runs, ended. */
+async function connectProbe(port: number): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const target = await composeTarget();
+  const connect = `const s = require("node:net").connect(${port}, "127.0.0.1"); s.on("connect", () => { console.log("connected"); process.exit(0); }); s.on("error", (e) => console.log(e.code));`;
+  fs.writeFileSync(path.join(target.path, "checkpoint.ts"), [
+    'import { execFileSync } from "node:child_process";',
+    "export function atomicCheckpoint(path: string, state: unknown): void {}",
+    "export function loadCheckpoint(path: string): unknown {",
+    `  throw new Error("connect: " + execFileSync(process.execPath, ["-e", ${JSON.stringify(connect)}], { encoding: "utf8" }).trim());`,
+    "}",
+  ].join("\n"));
+  return target;
+}
+
+/** Every .ts file under `dir`, fixtures and node_modules left out. */
+function sourcesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "fixtures" || entry.name === "node_modules" ? [] : sourcesUnder(full);
+    return entry.name.endsWith(".ts") ? [fs.readFileSync(full, "utf8")] : [];
+  });
+}
+
+/**
+ * Lines of the reference solution that a submission made of `targetDir`'s files cannot hold
+ * itself, as written and as compiled (a bundle holds the compiled form): none of the target's own
+ * lines, and none of the grader's or the lab's (a bundle holds the lab, a stand-in or the
+ * sandbox's runtime), so a line found is the reference's and nothing else's.
+ */
+function referenceOnlyLines(targetDir: string): string[] {
+  const ts = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
+  const compiled = (source: string) => {
+    try {
+      return transformSync(source, { loader: "ts", format: "cjs", platform: "node" }).code;
+    } catch {
+      return "";
+    }
+  };
+  const lines = (texts: string[]) => texts.flatMap((text) => [text, compiled(text)]).flatMap((t) => t.split("\n")).map((l) => l.trim()).filter((l) => l.length >= 12);
+  const elsewhere = new Set(lines([...ts(targetDir), ...sourcesUnder(path.join(REPO_ROOT, "grader")), ...sourcesUnder(path.join(REPO_ROOT, "lab"))]));
+  return [...new Set(lines(ts(SOLUTION_DIR)))].filter((line) => !elsewhere.has(line));
+}
+
+/** What phones-home wrote to /tmp, one finding a line: where it read it, and what. */
+interface Finding {
+  source: "own bundle" | "proc" | "grader folders";
+  where: string;
+  text: string;
+}
+
+const PHONES_HOME_LOOT = "checkpoint-contained-phones-home-";
+
+function phonesHomeFindings(): Finding[] {
+  return fs.readdirSync("/tmp").filter((n) => n.startsWith(PHONES_HOME_LOOT)).flatMap((n) => fs.readFileSync(path.join("/tmp", n), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Finding));
+}
+
+function removePhonesHomeFindings(): void {
+  for (const name of fs.readdirSync("/tmp").filter((n) => n.startsWith(PHONES_HOME_LOOT))) fs.rmSync(path.join("/tmp", name), { force: true });
+}
+
 describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () => {
   test("its processes run under a lent user id with only HOME, LANG, PATH and TMPDIR, HOME in its scenario, and the report says so", async () => {
     const target = await identityProbe();
@@ -81,7 +156,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
       expect(uid).toBeGreaterThanOrEqual(60200);
       expect(uid).toBeLessThanOrEqual(60999);
       expect(saw).toContain("env=HOME,LANG,PATH,TMPDIR home=<scenario>/cwd");
-      expect(run.report!.targetUser).toEqual({ separate: true, root: true });
+      expect(run.report!.targetUser).toEqual({ separate: true, root: true, network: false });
       expect(run.stdout).not.toContain("Note: the submitted code ran as the grader's own user");
     } finally {
       await target.cleanup();
@@ -93,7 +168,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     try {
       const run = await grade(target.path, ["--only", "phase1.absent"], REPO_ROOT, { GRADE_SANDBOX_USER: "off" });
       expect(probeSaw(run.report!)).toContain("uid=0 ");
-      expect(run.report!.targetUser).toEqual({ separate: false, root: true, why: "GRADE_SANDBOX_USER=off" });
+      expect(run.report!.targetUser).toEqual({ separate: false, root: true, network: true, why: "GRADE_SANDBOX_USER=off" });
       expect(prose(run.stdout).split("Note: the submitted code ran as the grader's own user (GRADE_SANDBOX_USER=off)").length).toBe(2);
     } finally {
       await target.cleanup();
@@ -175,6 +250,93 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     }
   });
 
+  describe("phones-home, graded on phase1 and phase2 with a listener on 127.0.0.1", () => {
+    let graded: { report: Report; stdout: string; stderr: string; port: number; seen: { connections: number; bytes: number }; findings: Finding[]; secrets: string[]; target: string } | undefined;
+    /**
+     * Whether the grade answers for where a finding was read: /proc, the grader's repository, the
+     * grade's scratch folders, the target. A copy of the reference that every user may read
+     * elsewhere on the machine (another checkout in /tmp) is the instructor's to close (README,
+     * "What submitted code can reach"), and on a shared machine there may be one.
+     */
+    const answeredFor = (where: string) => ["/proc/", REPO_ROOT + path.sep, graded!.target + path.sep].some((place) => where.startsWith(place)) || /\/checkpoint-grade-[^/]+\//.test(where);
+    /** The findings of `source` that hold a line of the reference, where the grade answers for them, with the lines. */
+    const leaked = (source: Finding["source"]) => graded!.findings.filter((f) => f.source === source && answeredFor(f.where)).flatMap((f) => {
+      const lines = graded!.secrets.filter((line) => f.text.includes(line));
+      return lines.length > 0 ? [`${f.where}: ${lines.slice(0, 3).join(" | ")}`] : [];
+    });
+
+    beforeAll(async () => {
+      const target = await composeTarget(path.join(CONTAINED, "phones-home"));
+      const listening = await listener();
+      removePhonesHomeFindings(); // an earlier run's
+      try {
+        // The grade gives the code no environment to read the port from: it is written into its copy.
+        const snoop = path.join(target.path, "snoop.ts");
+        fs.writeFileSync(snoop, fs.readFileSync(snoop, "utf8").replace(/^const PORT = 0;$/m, `const PORT = ${listening.port};`));
+        // Each of its processes runs a hunt that takes seconds beside a busy grade: the calls get 30 s, the hunt 20.
+        const rubric = path.join(target.path, "rubric.json");
+        fs.writeFileSync(rubric, JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "grader/rubric.json"), "utf8")), limits: { callMs: 30_000 } }));
+        const run = await grade(target.path, ["--only", "phase1", "--only", "phase2", "--rubric", rubric]);
+        graded = { report: run.report!, stdout: run.stdout, stderr: run.stderr, port: listening.port, seen: listening.seen(), findings: phonesHomeFindings(), secrets: referenceOnlyLines(target.path), target: target.path };
+      } finally {
+        listening.close();
+        removePhonesHomeFindings();
+        await target.cleanup();
+      }
+    }, 600_000);
+
+    test("its connection fails: phase1.absent alone loses its points, with a story that names the error, and the listener sees nothing", () => {
+      const { report, port, seen } = graded!;
+      expect(notPassedWhy(report)).toEqual({
+        "phase1.absent": `Called loadCheckpoint on a path in an empty folder, where nothing was ever written.\nloadCheckpoint threw Error: could not send what it found to 127.0.0.1:${port}: ENETUNREACH; expected null`,
+      });
+      const absent = checkOf(report, "phase1.absent")!;
+      expect(absent.points).toBe(0);
+      expect(report.score).toBe(report.maxScore - absent.maxPoints);
+      expect(report.targetUser).toEqual({ separate: true, root: true, network: false });
+      expect(seen).toEqual({ connections: 0, bytes: 0 });
+    });
+
+    test("it looked where it should: its own bundles (one of phase 2 that runs its runner.ts beside another checkpoint.ts), the grader's command line in /proc, a sibling host's", () => {
+      const { findings } = graded!;
+      expect(findings.filter((f) => f.source === "own bundle" && /\/bundles\/checkpoint[\w-]*\.cjs$/.test(f.where)).length).toBeGreaterThan(0);
+      expect(findings.filter((f) => f.source === "own bundle" && /\/bundles\/runner[\w-]*\.cjs$/.test(f.where)).length).toBeGreaterThan(0);
+      expect(findings.some((f) => f.source === "proc" && f.where.endsWith("/cmdline") && f.text.includes("launch.mjs"))).toBe(true);
+      expect(findings.filter((f) => f.source === "proc" && f.where.endsWith("/cmdline") && f.text.includes("--serve")).length).toBeGreaterThan(1);
+    });
+
+    test("nothing it read in /proc, the grader's folders, the grade's scratch folders or the target, and nothing the grade printed or reported, holds a line of the reference", () => {
+      const { report, stdout, stderr, secrets } = graded!;
+      expect(secrets.length).toBeGreaterThan(20);
+      expect(leaked("proc")).toEqual([]);
+      expect(leaked("grader folders")).toEqual([]);
+      const texts = [stdout, stderr, JSON.stringify(report)];
+      expect(secrets.filter((line) => texts.some((t) => t.includes(line)))).toEqual([]);
+    });
+
+    test("its own bundles hold no line of the reference, the variants that run its runner.ts without its checkpoint.ts included", () => {
+      expect(leaked("own bundle")).toEqual([]);
+    });
+  });
+
+  test("where no network namespace can be made (root without CAP_SYS_ADMIN), the grade still runs, says once that the code could use the network, and records why", async () => {
+    const listening = await listener();
+    const target = await connectProbe(listening.port);
+    const json = path.join(target.path, "report.json");
+    try {
+      const run = await execa("setpriv", ["--bounding-set=-sys_admin", "--", process.execPath, path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target.path, "--only", "phase1.absent", "--no-cache", "--json", json], { cwd: REPO_ROOT, reject: false, env: { NO_COLOR: "1" } });
+      const report = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
+      const why = "no network namespace could be made (unshare --net: Operation not permitted)";
+      expect(report.targetUser).toEqual({ separate: true, root: true, network: true, networkWhy: why });
+      expect(prose(run.stdout).split(`Note: the submitted code could use the network: ${why}.`).length).toBe(2);
+      expect(probeSaw(report)).toContain("connect: connected");
+      expect(listening.seen().connections).toBe(1);
+    } finally {
+      listening.close();
+      await target.cleanup();
+    }
+  });
+
   test("leaves-daemon has each process it leaves ended before the next scenario, and none alive or writing after the grade", async () => {
     const target = await composeTarget(path.join(CONTAINED, "leaves-daemon"));
     const written = () => fs.readdirSync("/tmp").filter((n) => n.startsWith("checkpoint-contained-daemon-"));
@@ -214,7 +376,7 @@ test("a grade run by an ordinary user runs the code as that user, records it in 
     };
     const probed = await gradeAsUser(isRoot ? path.join(home, "probe") : probe.path, "phase1.absent");
     expect(probeSaw(probed.report)).toContain(`uid=${user.uid} `);
-    expect(probed.report.targetUser).toEqual({ separate: false, root: false, why: "the grader does not run as root" });
+    expect(probed.report.targetUser).toEqual({ separate: false, root: false, network: true, why: "the grader does not run as root" });
     const solution = await gradeAsUser("solution", "phase1");
     expect(solution.stderr).toBe("");
     expect(solution.stdout).not.toContain("Note: the submitted code ran");
