@@ -124,7 +124,8 @@ function referenceOnlyLines(targetDir: string): string[] {
       return "";
     }
   };
-  const lines = (texts: string[]) => texts.flatMap((text) => [text, compiled(text)]).flatMap((t) => t.split("\n")).map((l) => l.trim()).filter((l) => l.length >= 12);
+  // A line of three names or more: "loadCheckpoint" alone, or an export list's "loadCheckpoint: () => loadCheckpoint", is any checkpoint's.
+  const lines = (texts: string[]) => texts.flatMap((text) => [text, compiled(text)]).flatMap((t) => t.split("\n")).map((l) => l.trim()).filter((l) => l.length >= 12 && new Set(l.match(/[A-Za-z_$][\w$]*/g)).size >= 3);
   const elsewhere = new Set(lines([...ts(targetDir), ...sourcesUnder(path.join(REPO_ROOT, "grader")), ...sourcesUnder(path.join(REPO_ROOT, "lab"))]));
   return [...new Set(lines(ts(SOLUTION_DIR)))].filter((line) => !elsewhere.has(line));
 }
