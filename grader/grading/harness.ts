@@ -4,14 +4,14 @@ import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
-import { assertChecksMatchManifest, deliverableModules } from "../rubric.js";
+import { assertChecksMatchManifest, deliverableModules, rubricDeliverable } from "../rubric.js";
 import { prepareTarget, type PreparedTarget } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
-import { postVerdict, unmetElsewhere } from "./verdict-board.js";
+import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
 
 export interface CheckDefinition {
   id: string;
@@ -45,12 +45,24 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
       began = Date.now();
       target = await prepareTarget(config, files);
     });
+    // The deliverable each earlier module belongs to: a stand-in for its file is tried only once it showed a bug.
+    const ownerOf = (module: string) => (rubricDeliverable(config.rubric, deliverable).buildsOn ?? []).find((d) => deliverableModules(config.rubric, d).main === module);
+    const bugShown = new Map<string, Promise<boolean>>();
+    const warranted = async (standIns: string[]) => {
+      for (const module of standIns) {
+        const owner = ownerOf(module);
+        if (owner === undefined) continue;
+        if (!bugShown.has(owner)) bugShown.set(owner, showedABug(config, owner));
+        if (!(await bugShown.get(owner))) return false;
+      }
+      return true;
+    };
     for (const check of checks) {
       test.skipIf(!isSelected(config, check.id))(check.id, async ({ task }) => {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
         const started = Date.now();
-        const { verdict, crashStates, replayed, limitHit } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false, limitHit: false } : await gradeCheck(check, config, target);
+        const { verdict, crashStates, replayed, limitHit } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false, limitHit: false } : await gradeCheck(check, config, target, warranted);
         const ended = Date.now();
         postVerdict(config, check.id, verdict.status);
         task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...(limitHit ? { limitHit } : {}), ...verdict };
@@ -67,9 +79,10 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
 
 /**
  * Runs a check on the student's own files, then, while it fails, with the grader's stand-ins for
- * the earlier deliverables' files: it passes if any variant passes, and the message says which one did.
+ * the earlier deliverables' files that showed a bug (`warranted`): it passes if any variant
+ * passes, and the message says which one did.
  */
-async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<boolean>): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
   const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
@@ -96,6 +109,7 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     let variants = config.replayCheck === check.id ? target.variants.slice(0, 1) : target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
+      if (i > 0 && !(await warranted(variant.standIns))) continue;
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
       // A variant with others after it gets half the time left, so the variant with every stand-in always has its turn.

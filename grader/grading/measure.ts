@@ -36,7 +36,7 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
     if (prepared.variants[0]) Object.assign(bundles, prepared.variants[0].bundles);
     else unusable[main] = prepared.problem ?? `${main}.ts could not be compiled`;
   }
-  const variant: Variant = { label: "", bundles };
+  const variant: Variant = { label: "", bundles, standIns: [] };
   const ctx = new CheckContext(config, m.id, variant);
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
   // report that says so. It has the time of one check, counted as a check's is (fair-clock.ts).

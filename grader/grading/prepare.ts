@@ -24,6 +24,8 @@ export interface Variant {
   label: string;
   /** Bundle file per module name; the deliverable's own module is under `main`. */
   bundles: Record<string, string>;
+  /** The modules whose files the grader's stand-ins replace in it ([] for the student's own files). */
+  standIns: string[];
 }
 
 export interface PreparedTarget {
@@ -51,7 +53,7 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     const result = await bundleTarget({ targetDir: config.targetDir, file, standIns, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
     // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
     if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
-    if (result.ok && !codes.has(result.code)) variants.push({ label: describe(standIns), bundles: { [files.main]: result.file } });
+    if (result.ok && !codes.has(result.code)) variants.push({ label: describe(standIns), bundles: { [files.main]: result.file }, standIns });
     if (result.ok) codes.add(result.code);
     else {
       const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;

@@ -41,6 +41,24 @@ export async function unmetElsewhere(config: GradeConfig, deliverable: string, c
   return null;
 }
 
+/**
+ * Whether deliverable `id` showed a bug in this grade: one of its checks did not pass (waiting for
+ * their verdicts). A check of a later deliverable is tried with the grader's stand-in for its file
+ * only then: a file that passed every check of its own deliverable has no bug to charge once, and
+ * a stand-in would only change what the later file sees (a session that reads the runner's own
+ * checkpoint format, say). Where the deliverable is not graded in full here (--only), or a
+ * verdict is not known in time, nothing says its file is right: the stand-in is tried.
+ */
+export async function showedABug(config: GradeConfig, id: string): Promise<boolean> {
+  const deliverable = config.rubric.deliverables.find((d) => d.id === id);
+  if (!deliverable?.enabled || !deliverable.checks.every((c) => isSelected(config, c.id))) return true;
+  for (const c of deliverable.checks) {
+    const status = await awaitVerdict(config, c.id, config.rubric.limits.checkMs);
+    if (status !== "passed") return true;
+  }
+  return false;
+}
+
 async function awaitVerdict(config: GradeConfig, checkId: string, timeoutMs: number): Promise<string | undefined> {
   const file = boardFile(config, checkId);
   for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, POLL_MS))) {

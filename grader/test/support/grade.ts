@@ -103,7 +103,8 @@ export function comparable(report: Report): Report {
     checks: d.checks.map((c) => ({ ...c, durationMs: 0 })),
     measurements: d.measurements?.map((m) => ({ ...m, data: null, rows: m.rows.map((r) => (r.varies ? { ...r, cells: [] } : r)) })),
   }));
-  return { ...report, target: "", deliverables, stats: { ...report.stats, durationMs: 0 } };
+  // What graded it (its Node, the grader's commit and whether its tree was dirty) is not the grade.
+  return { ...report, target: "", gradedWith: undefined, deliverables, stats: { ...report.stats, durationMs: 0 } };
 }
 
 
