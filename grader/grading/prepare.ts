@@ -20,7 +20,7 @@ export interface DeliverableFiles {
 
 /** One way of putting the files together, and how a message names it. */
 export interface Variant {
-  /** "" when every file is the student's, else "with the grader's stand-in for checkpoint.ts". */
+  /** "" when every file is the student's, else "with the stand-in checkpoint.ts" (the grader's, grader/stand-ins/). */
   label: string;
   /** Bundle file per module name; the deliverable's own module is under `main`. */
   bundles: Record<string, string>;
@@ -58,7 +58,7 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     else {
       const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
       problem ??= why;
-      if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the grader's stand-in for $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
+      if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the stand-in $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
     }
   }
   const ownFilesWork = variants[0]?.label === "";
@@ -80,5 +80,5 @@ function combinations(names: string[]): string[][] {
 function describe(standIns: string[]): string {
   if (standIns.length === 0) return "";
   const files = standIns.map((n) => `${n}.ts`);
-  return `with the grader's stand-in for ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
+  return `with the stand-in ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
 }

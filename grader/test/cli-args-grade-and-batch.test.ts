@@ -66,10 +66,10 @@ describe("npm run grade's arguments", () => {
     [["--junit", "a", "--markdown", "b", "--junit=c"], grade({ outputs: [{ flag: "--junit", file: "a" }, { flag: "--markdown", file: "b" }, { flag: "--junit", file: "c" }] })],
     [FORMATS.flatMap((f) => [f.flag, `${f.flag.slice(2)}.out`]), grade({ outputs: FORMATS.map((f) => ({ flag: f.flag, file: `${f.flag.slice(2)}.out` })) })],
     [
-      ["--target", "t", "--json", "r.json", "--markdown", "s.md", "--junit", "j.xml", "--gradescope", "g.json", "--classroom50", "c.json", "--runner-result", "rr.json", "--rubric", "ru.json", "--only", "phase1", "--seed", "3"],
+      ["--target", "t", "--json", "r.json", "--markdown", "s.md", "--junit", "j.xml", "--gradescope", "g.json", "--classroom50", "c.json", "--rubric", "ru.json", "--only", "phase1", "--seed", "3"],
       grade({
         target: "t", json: "r.json", rubric: "ru.json", only: ["phase1"], seed: 3,
-        outputs: [{ flag: "--markdown", file: "s.md" }, { flag: "--junit", file: "j.xml" }, { flag: "--gradescope", file: "g.json" }, { flag: "--classroom50", file: "c.json" }, { flag: "--runner-result", file: "rr.json" }],
+        outputs: [{ flag: "--markdown", file: "s.md" }, { flag: "--junit", file: "j.xml" }, { flag: "--gradescope", file: "g.json" }, { flag: "--classroom50", file: "c.json" }],
       }),
     ],
   ];
@@ -89,7 +89,7 @@ describe("npm run grade's arguments", () => {
     [["--only", "--seed", "1"], "--only needs a value"],
     [["--seed"], "--seed needs a value"],
     [["--junit"], "--junit needs a value"],
-    [["--runner-result", "--markdown", "m.md"], "--runner-result needs a value"],
+    [["--junit", "--markdown", "m.md"], "--junit needs a value"],
     [["--seed", "x"], '--seed expects a whole number or "random", got "x"'],
     [["--seed", "-1"], '--seed expects a whole number or "random", got "-1"'],
     [["--seed", "1.5"], '--seed expects a whole number or "random", got "1.5"'],

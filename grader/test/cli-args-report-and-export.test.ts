@@ -89,8 +89,8 @@ ${usageLines([
     [[], "--from <report.json> is required"],
     [["--junit", "OUT/j.xml"], "--from <report.json> is required"],
     [["--only", "phase1"], "--from <report.json> is required"],
-    [["--from", "SAVED"], "name at least one format: --runner-result, --markdown, --junit, --classroom50, --gradescope, --html"],
-    [["--from", "SAVED", "--only", "phase1", "--rubric", "r.json"], "name at least one format: --runner-result, --markdown, --junit, --classroom50, --gradescope, --html"],
+    [["--from", "SAVED"], "name at least one format: --markdown, --junit, --classroom50, --gradescope, --html"],
+    [["--from", "SAVED", "--only", "phase1", "--rubric", "r.json"], "name at least one format: --markdown, --junit, --classroom50, --gradescope, --html"],
     [["--from"], "--from needs a value"],
     [["--from", "--junit", "OUT/j.xml"], "--from needs a value"],
     [["--from", "--"], "--from needs a value"],
@@ -141,30 +141,31 @@ ${usageLines([
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(written()).toEqual({ "j.xml": render("--junit", report, []) });
 
-    run = await report_(["--only", "phase1", "--from", at("none.json"), "--only", "phase2,,bonus1", "--from", saved, "--markdown", at("out/m.md"), "--runner-result", at("out/r.json"), "--junit", at("out/j.xml"), "--junit", at("out/k.xml")]);
+    run = await report_(["--only", "phase1", "--from", at("none.json"), "--only", "phase2,,bonus1", "--from", saved, "--markdown", at("out/m.md"), "--gradescope", at("out/r.json"), "--junit", at("out/j.xml"), "--junit", at("out/k.xml")]);
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const only = ["phase1", "phase2", "bonus1"];
-    expect(written()).toEqual({ "m.md": render("--markdown", report, only), "r.json": render("--runner-result", report, only), "j.xml": render("--junit", report, only), "k.xml": render("--junit", report, only) });
+    expect(written()).toEqual({ "m.md": render("--markdown", report, only), "r.json": render("--gradescope", report, only), "j.xml": render("--junit", report, only), "k.xml": render("--junit", report, only) });
     // Everything formats.test.ts's report renders differs between these selections.
-    expect(render("--runner-result", report, only)).not.toBe(render("--runner-result", report, ["phase1"]));
+    expect(render("--gradescope", report, only)).not.toBe(render("--gradescope", report, ["phase1"]));
 
-    run = await report_(["--from", saved, "--only", "-h", "--runner-result", at("out/r.json"), "--gradescope", at("out/g.json")]);
+    run = await report_(["--from", saved, "--only", "-h", "--junit", at("out/r.json"), "--gradescope", at("out/g.json")]);
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(written()).toEqual({ "r.json": render("--runner-result", report, ["-h"]), "g.json": render("--gradescope", report, ["-h"]) });
+    expect(written()).toEqual({ "r.json": render("--junit", report, ["-h"]), "g.json": render("--gradescope", report, ["-h"]) });
   });
 
   test("stands in for a missing report with the rubric's checks as errors (the --rubric given, or the repository's)", async () => {
-    let run = await report_(["--from", at("none.json"), "--runner-result", at("out/r.json")]);
+    let run = await report_(["--from", at("none.json"), "--gradescope", at("out/r.json")]);
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const { missingReport } = run.module as typeof import("../cli/report.js");
-    expect(written()).toEqual({ "r.json": render("--runner-result", missingReport(loadRubric(), [], MISSING_WHY), []) });
-    expect(JSON.parse(written()["r.json"]!).max_score).toBe(100);
+    expect(written()).toEqual({ "r.json": render("--gradescope", missingReport(loadRubric(), [], MISSING_WHY), []) });
+    const tests = (JSON.parse(written()["r.json"]!) as { tests: { name: string; max_score: number }[] }).tests;
+    expect(tests.filter((t) => !t.name.startsWith("(bonus)")).reduce((n, t) => n + t.max_score, 0)).toBe(100);
 
-    run = await report_(["--rubric", otherRubric, "--from", at("none.json"), "--only", "phase1,phase2", "--junit", at("out/j.xml"), "--runner-result", at("out/r.json")]);
+    run = await report_(["--rubric", otherRubric, "--from", at("none.json"), "--only", "phase1,phase2", "--junit", at("out/j.xml"), "--gradescope", at("out/r.json")]);
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const missing = missingReport(loadRubric(otherRubric), ["phase1", "phase2"], MISSING_WHY);
     expect(missing.deliverables.map((d) => d.id)).toEqual(["phase1"]);
-    expect(written()).toEqual({ "j.xml": render("--junit", missing, ["phase1", "phase2"]), "r.json": render("--runner-result", missing, ["phase1", "phase2"]) });
+    expect(written()).toEqual({ "j.xml": render("--junit", missing, ["phase1", "phase2"]), "r.json": render("--gradescope", missing, ["phase1", "phase2"]) });
   });
 
   test("--points prints the core score as the annotation Points X/Y and exits 1 unless every core check passed (a bonus check aside); a missing report is Points 0/100", async () => {

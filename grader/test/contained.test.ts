@@ -207,7 +207,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     const target = await composeTarget(path.join(CONTAINED, "reads-reference"));
     const out = await dir({ unsafeCleanup: true });
     try {
-      const files = ["gradescope", "classroom50", "markdown", "junit", "runner-result"].map((f) => [`--${f}`, path.join(out.path, f)]);
+      const files = ["gradescope", "classroom50", "markdown", "junit"].map((f) => [`--${f}`, path.join(out.path, f)]);
       const runner = { CLASSROOM: "c", ASSIGNMENT: "a", SUBMISSION_TAG: "submit/1", COMMIT_URL: "https://example.invalid/c", RELEASE_URL: "https://example.invalid/r", OWNER: "o" };
       // Phase 2 runs beside it, with bundles that hold the reference's checkpoint.ts.
       const run = await grade(target.path, ["--only", "phase1.absent", "--only", "phase1.killed-process", "--only", "phase2.complete-run", ...files.flat()], REPO_ROOT, runner);

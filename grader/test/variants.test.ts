@@ -53,9 +53,9 @@ describe("variants of a deliverable", () => {
 
   test("Phase 3 is tried with the student's files, then with the stand-in for checkpoint.ts, then for runner.ts (which imports no checkpoint.ts, so with both it is the same code)", async () => {
     const phase3 = await prepareTarget(await config(await target()), deliverableModules(loadRubric(), "phase3"));
-    expect(phase3.variants.map((v) => v.label)).toEqual(["", "with the grader's stand-in for checkpoint.ts", "with the grader's stand-in for runner.ts"]);
+    expect(phase3.variants.map((v) => v.label)).toEqual(["", "with the stand-in checkpoint.ts", "with the stand-in runner.ts"]);
     const phase2 = await prepareTarget(await config(await target()), deliverableModules(loadRubric(), "phase2"));
-    expect(phase2.variants.map((v) => v.label)).toEqual(["", "with the grader's stand-in for checkpoint.ts"]);
+    expect(phase2.variants.map((v) => v.label)).toEqual(["", "with the stand-in checkpoint.ts"]);
   });
 
   test("no variant's bundle holds a line of the reference solution's files that the stand-ins do not share", async () => {

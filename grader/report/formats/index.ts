@@ -5,9 +5,8 @@ import { gradescopeFormat } from "./gradescope.js";
 import { htmlFormat } from "./html.js";
 import { junitFormat } from "./junit.js";
 import { markdownFormat } from "./markdown.js";
-import { runnerResultFormat } from "./runner-result.js";
 
-export const FORMATS: ReportFormat[] = [runnerResultFormat, markdownFormat, junitFormat, classroom50Format, gradescopeFormat, htmlFormat];
+export const FORMATS: ReportFormat[] = [markdownFormat, junitFormat, classroom50Format, gradescopeFormat, htmlFormat];
 
 /** The format a flag asks for, or undefined. */
 export function formatOf(flag: string): ReportFormat | undefined {
