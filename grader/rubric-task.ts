@@ -3,7 +3,6 @@
 // lands on. Every check, the lab module the grader serves and the manifest's own words read them
 // from here: a check's title or "asks" says `{task.steps}`, `{task.sessions}` or
 // `{task.killedAtStep}` where it names them, and the loaded manifest says the numbers.
-import type { Rubric, RubricDeliverable } from "./rubric.js";
 
 export interface LabTaskSettings {
   /** How many steps the lab task has: labTask() runs steps 1 to `steps`. */
@@ -17,8 +16,11 @@ export interface LabTaskSettings {
 /** The handout's task, for each key the manifest leaves out. */
 export const DEFAULT_TASK: LabTaskSettings = { steps: 10, sessions: [4, 4, 2], killedAtStep: 6 };
 
-/** The manifest as its schema has checked it: its task as the file gives it, keys missing. */
-type GivenRubric = Omit<Rubric, "task" | "limits"> & { task?: Partial<LabTaskSettings> };
+/**
+ * The manifest as its schema has checked it, as far as the task goes: its task as the file gives
+ * it (keys missing), and each check's words. (Written here, not taken from rubric.ts, which builds on this file.)
+ */
+type GivenRubric = { task?: Partial<LabTaskSettings>; deliverables: { checks: { id: string; title: string; asks: string }[] }[] };
 
 /**
  * What is wrong with the manifest's task beyond its schema, and the words of its checks that name
@@ -49,7 +51,7 @@ export function withTask<R extends GivenRubric>(rubric: R): Omit<R, "task"> & { 
   const task = { ...DEFAULT_TASK, ...rubric.task };
   const words: Record<keyof LabTaskSettings, string> = { steps: String(task.steps), sessions: inWords(task.sessions), killedAtStep: String(task.killedAtStep) };
   const say = (text: string) => text.replace(PLACEHOLDER, (whole, key: string) => (Object.hasOwn(words, key) ? words[key as keyof LabTaskSettings] : whole));
-  const deliverables: RubricDeliverable[] = rubric.deliverables.map((d) => ({ ...d, checks: d.checks.map((c) => ({ ...c, title: say(c.title), asks: say(c.asks) })) }));
+  const deliverables = rubric.deliverables.map((d) => ({ ...d, checks: d.checks.map((c) => ({ ...c, title: say(c.title), asks: say(c.asks) })) })) as R["deliverables"];
   return { ...rubric, deliverables, task };
 }
 

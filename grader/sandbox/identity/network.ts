@@ -12,7 +12,9 @@
 // The loopback stays down: nothing the lab asks for talks over the network, git included.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import type { TargetUser } from "./target-user.js";
+
+/** The ids a process of submitted code takes (a lent user's, target-user.ts). */
+type Ids = { uid: number; gid: number };
 
 /** Whether submitted code is kept off the network, and why not when it is not. */
 export type NetworkAccess = { cut: true; unshare: string } | { cut: false; why: string };
@@ -21,7 +23,7 @@ export type NetworkAccess = { cut: true; unshare: string } | { cut: false; why: 
 const UNSHARE_PLACES = ["/usr/bin/unshare", "/bin/unshare"];
 
 /** `command` started as `user`, in a network namespace of its own: to be spawned as root, without uid or gid. */
-export function withoutNetwork(command: { file: string; args: string[] }, user: TargetUser, unshare: string): { file: string; args: string[] } {
+export function withoutNetwork(command: { file: string; args: string[] }, user: Ids, unshare: string): { file: string; args: string[] } {
   // --setgid before --setuid is unshare's own order, whatever the order given; spelled out for the reader.
   return { file: unshare, args: ["--net", `--setgid=${user.gid}`, `--setuid=${user.uid}`, "--", command.file, ...command.args] };
 }
@@ -31,7 +33,7 @@ export function withoutNetwork(command: { file: string; args: string[] }, user: 
  * --setuid (util-linux 2.34, 2019), and be allowed to make a namespace (a container without
  * CAP_SYS_ADMIN, or whose seccomp profile refuses unshare, is not).
  */
-export function probeNetworkCut(user: TargetUser): NetworkAccess {
+export function probeNetworkCut(user: Ids): NetworkAccess {
   const unshare = UNSHARE_PLACES.find((file) => fs.existsSync(file));
   if (!unshare) return { cut: false, why: "util-linux's unshare is not installed" };
   const probe = withoutNetwork({ file: process.execPath, args: ["-e", "0"] }, user, unshare);
