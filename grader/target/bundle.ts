@@ -40,7 +40,7 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     nodePaths: [path.join(REPO_ROOT, "node_modules")],
     // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
     define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
-    plugins: [labModule(), standInsFor(req.targetDir, req.standIns ?? [])],
+    plugins: [labModule(), standInsFor(req.targetDir, req.standIns ?? []), notTheGradersFiles(req.targetDir)],
     metafile: true,
   } satisfies BuildOptions;
   try {
@@ -79,6 +79,31 @@ function codeDigest(text: string, metafile: Metafile): string {
 function labModule(): Plugin {
   const filter = new RegExp(`^${LAB_SPECIFIER.replace(/[/@]/g, "\\$&")}$`);
   return { name: "lab", setup: (b) => b.onResolve({ filter }, (args) => ({ path: args.path, external: true })) };
+}
+
+/** The grader's own folders, whose files a target may not compile into its code: the grader (its stand-ins, its checks' cases) and the reference. */
+const GRADERS_OWN = [path.join(REPO_ROOT, "grader"), path.join(REPO_ROOT, "solution")];
+
+/**
+ * Refuses a relative or absolute import of a file of the grader's own (GRADERS_OWN) from outside
+ * the target folder: a check's expected answers, or the reference a grade may sit beside, are not
+ * the target's code. A target imports the lab (@lab/task), Node's modules, packages and its own
+ * files; the grader's stand-ins come in through `standInsFor`, not by a path.
+ */
+function notTheGradersFiles(targetDir: string): Plugin {
+  const inside = (dir: string, file: string) => file === dir || file.startsWith(dir + path.sep);
+  return {
+    name: "not-the-graders-files",
+    setup(b) {
+      b.onResolve({ filter: /^(\.\.?\/|\/)/ }, (args) => {
+        const wanted = path.resolve(args.resolveDir, args.path);
+        if (inside(path.resolve(targetDir), wanted) || inside(STAND_INS_DIR, args.importer)) return undefined;
+        const own = GRADERS_OWN.find((dir) => inside(dir, wanted));
+        if (!own) return undefined;
+        return { errors: [{ text: `${JSON.stringify(args.path)} is the grader's own file (${path.relative(REPO_ROOT, wanted)}): your files may import the lab (@lab/task), Node's modules, packages and each other, not the grader's files` }] };
+      });
+    },
+  };
 }
 
 /**

@@ -72,17 +72,23 @@ describe("variants of a deliverable", () => {
     }
   });
 
-  test("a student's file that imports the stand-ins' primitives, or a stand-in the variant does not put in place, does not compile", async () => {
+  test("a student's file that imports the stand-ins' primitives, a stand-in, or any other file of the grader's or the reference's does not compile", async () => {
+    const grader = path.join(SOLUTION_DIR, "..", "grader");
     const copy = await target((t) => {
-      fs.writeFileSync(path.join(t, "checkpoint.ts"), `export { atomicCheckpoint, loadCheckpoint } from "../../../grader/stand-ins/checkpoint";\n`.replace("../../../grader", path.relative(t, path.join(SOLUTION_DIR, "..", "grader"))));
+      fs.writeFileSync(path.join(t, "checkpoint.ts"), `export { atomicCheckpoint, loadCheckpoint } from "${path.relative(t, path.join(grader, "stand-ins", "checkpoint"))}";\n`);
       fs.writeFileSync(path.join(t, "direct.ts"), `import { save } from "@lab/stand-in";\nexport const s = save;\n`);
-      fs.writeFileSync(path.join(t, "runner.ts"), `export { runTask } from "${path.relative(t, path.join(SOLUTION_DIR, "..", "grader", "stand-ins", "runner"))}";\n`);
+      fs.writeFileSync(path.join(t, "runner.ts"), `export { runTask } from "${path.relative(t, path.join(grader, "stand-ins", "runner"))}";\n`);
+      // The two-prompts check's own cases (an answer to that check), by an absolute path.
+      fs.writeFileSync(path.join(t, "diff.ts"), `export * from "${path.join(grader, "checks", "stretch-diff", "lab-runs")}";\n`);
+      fs.writeFileSync(path.join(t, "peek.ts"), `export * from "${path.relative(t, path.join(SOLUTION_DIR, "checkpoint"))}";\n`);
     });
     expect((await bundled(copy, "direct.ts", ["checkpoint"], "d.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own, for its stand-ins in place of your files/);
     // Phase 1 grades checkpoint.ts with no stand-in: the stand-in for it cannot be borrowed.
-    expect((await bundled(copy, "checkpoint.ts", [], "e.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own/);
+    expect((await bundled(copy, "checkpoint.ts", [], "e.cjs")).problem).toMatch(/is the grader's own file \(grader\/stand-ins\/checkpoint\): your files may import the lab/);
     // Phase 2 grades runner.ts with the stand-in for checkpoint.ts only: the stand-in runner cannot be borrowed.
-    expect((await bundled(copy, "runner.ts", ["checkpoint"], "f.cjs")).problem).toMatch(/@lab\/stand-in is the grader's own/);
+    expect((await bundled(copy, "runner.ts", ["checkpoint"], "f.cjs")).problem).toMatch(/is the grader's own file \(grader\/stand-ins\/runner\)/);
+    expect((await bundled(copy, "diff.ts", [], "h.cjs")).problem).toMatch(/is the grader's own file \(grader\/checks\/stretch-diff\/lab-runs\)/);
+    expect((await bundled(copy, "peek.ts", [], "i.cjs")).problem).toMatch(/is the grader's own file \(solution\/checkpoint\)/);
     // Phase 3 with the stand-in for runner.ts: it compiles.
     expect((await bundled(copy, "session.ts", ["runner"], "g.cjs")).code).toBeDefined();
   });
