@@ -34,8 +34,9 @@ fi
 cd "$top"
 commit="$(git rev-parse --verify HEAD)"
 
-# What the zip holds: every file but solution/ (and the zip itself, when it is written in here).
-paths=(. ':(exclude)solution')
+# What the zip holds: every file but solution/, the fixtures (the correct ones are answers) and the
+# grader's own tests, which grading never runs (and the zip itself, when it is written in here).
+paths=(. ':(exclude)solution' ':(exclude)grader/fixtures' ':(exclude)grader/test')
 out_rel="$(realpath -m --relative-to="$top" "$OUT")"
 case "$out_rel" in ../*) ;; *) paths+=(":(exclude)$out_rel") ;; esac
 
@@ -63,7 +64,7 @@ if [ "$ALLOW_DIRTY" = 1 ]; then
     tar --null --no-recursion -T - -cf - | tar -x -C "$staging"
 else
   git archive HEAD | tar -x -C "$staging"
-  rm -rf "$staging/solution"
+  rm -rf "$staging/solution" "$staging/grader/fixtures" "$staging/grader/test"
 fi
 cp gradescope/setup.sh gradescope/run_autograder "$staging/"
 chmod +x "$staging/setup.sh" "$staging/run_autograder"

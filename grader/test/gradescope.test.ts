@@ -139,12 +139,13 @@ describe.concurrent("Gradescope: run_autograder on a simulated /autograder", () 
 });
 
 describe("npm run gradescope-zip", () => {
-  test("packs the commit without solution/, with setup.sh and run_autograder at its root and grader/BUILD.json naming the commit", async () => {
+  test("packs the commit without solution/, the fixtures or the grader's tests, with setup.sh and run_autograder at its root and grader/BUILD.json naming the commit", async () => {
     const files = await zipFiles(zip);
     const { stdout } = await execa("git", ["ls-files"], { cwd: clone.path });
     const committed = stdout.split("\n").filter(Boolean);
-    expect(committed.filter((f) => f.startsWith("solution/")).length).toBeGreaterThan(0);
-    expect(files).toEqual([...committed.filter((f) => !f.startsWith("solution/")), "setup.sh", "run_autograder", "grader/BUILD.json"].sort());
+    const leftOut = (f: string) => ["solution/", "grader/fixtures/", "grader/test/"].some((folder) => f.startsWith(folder));
+    for (const folder of ["solution/", "grader/fixtures/correct/", "grader/test/"]) expect(committed.filter((f) => f.startsWith(folder)).length, folder).toBeGreaterThan(0);
+    expect(files).toEqual([...committed.filter((f) => !leftOut(f)), "setup.sh", "run_autograder", "grader/BUILD.json"].sort());
     const unpacked = await dir({ unsafeCleanup: true });
     try {
       await execa("unzip", ["-q", zip, "-d", unpacked.path]);

@@ -15,7 +15,7 @@ const CHECKPOINT = { $path: "work/checkpoint.json" };
 // A run of `steps` steps over a small state, through the reference runner: the cost of a long
 // run without the lab task's growing notes (its state reaches 3 MiB at 1,000 steps).
 const STEPS_TARGET = `
-import { runTask } from ${JSON.stringify(path.join(SOLUTION_DIR, "runner.ts"))};
+import { runTask } from "./runner";
 export function run(checkpointPath: string, steps: number) {
   const task = {
     id: "bench", steps,
@@ -32,6 +32,8 @@ export async function openEngine(work: string, { shareRecoveries = true }: { sha
   const targetDir = path.join(work, "target");
   fs.mkdirSync(targetDir, { recursive: true });
   fs.writeFileSync(path.join(targetDir, "steps.ts"), STEPS_TARGET);
+  // The reference's runner beside it, as a target's own file (a target may not import the grader's files by a path).
+  for (const file of ["runner.ts", "checkpoint.ts"]) fs.copyFileSync(path.join(SOLUTION_DIR, file), path.join(targetDir, file));
   const modules: Record<string, string> = {};
   for (const [name, dir, file] of [["checkpoint", SOLUTION_DIR, "checkpoint.ts"], ["steps", targetDir, "steps.ts"]] as const) {
     const bundle = await bundleTarget({ targetDir: dir, file, outFile: path.join(work, `${name}.cjs`) });
