@@ -1,5 +1,5 @@
 // Probes every function a compiled module exports for whether it answers a deliverable, outside
-// the grader: `node probe.cjs <bundle> <scratch folder>` prints one JSON line, the exports found
+// the grader (see answers.ts): `node probe-answers.cjs <bundle> <scratch folder>` prints one JSON line, the exports found
 // answering (or doing the work of) one of the lab's functions. It calls functions it knows nothing
 // of, so it runs in a child process of its own, as a user of its own where the test is root.
 "use strict";
