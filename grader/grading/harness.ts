@@ -47,13 +47,16 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
     });
     // The deliverable each earlier module belongs to: a stand-in for its file is tried only once it showed a bug.
     const ownerOf = (module: string) => (rubricDeliverable(config.rubric, deliverable).buildsOn ?? []).find((d) => deliverableModules(config.rubric, d).main === module);
-    const bugShown = new Map<string, Promise<boolean>>();
-    const warranted = async (standIns: string[]) => {
+    const bugShown = new Map<string, Promise<boolean | "not graded">>();
+    /** Whether a variant with stand-ins for `standIns` is tried: each one's deliverable showed a bug; else the first one graded only in part here. */
+    const warranted = async (standIns: string[]): Promise<true | false | { notGraded: string }> => {
       for (const module of standIns) {
         const owner = ownerOf(module);
         if (owner === undefined) continue;
         if (!bugShown.has(owner)) bugShown.set(owner, showedABug(config, owner));
-        if (!(await bugShown.get(owner))) return false;
+        const shown = await bugShown.get(owner);
+        if (shown === "not graded") return { notGraded: owner };
+        if (!shown) return false;
       }
       return true;
     };
@@ -82,7 +85,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * the earlier deliverables' files that showed a bug (`warranted`): it passes if any variant
  * passes, and the message says which one did.
  */
-async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<boolean>): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
   const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
@@ -104,12 +107,17 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   };
   const verdict = await (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
+    const notTried: { label: string; owner: string }[] = [];
     // A replayed case is one of the student's own files: a printed replay path comes from the
     // first variant (a check that passed with stand-ins prints none).
     let variants = config.replayCheck === check.id ? target.variants.slice(0, 1) : target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
-      if (i > 0 && !(await warranted(variant.standIns))) continue;
+      if (i > 0) {
+        const tried = await warranted(variant.standIns);
+        if (typeof tried === "object") notTried.push({ label: variant.label, owner: tried.notGraded });
+        if (tried !== true) continue;
+      }
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
       // A variant with others after it gets half the time left, so the variant with every stand-in always has its turn.
@@ -128,11 +136,23 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       }
       first ??= outcome;
     }
-    return withUntried(first!, target);
+    return withNotTried(withUntried(first!, target), notTried, check.id);
   })();
   clock.stop();
   await Promise.all(contexts.map((c) => c.close()));
   return { verdict, crashStates: contexts.reduce((n, c) => n + c.crashStates, 0), replayed: contexts.some((c) => c.replayed), limitHit: contexts.some((c) => c.limitHit) };
+}
+
+/**
+/**
+ * A failure not tried with a stand-in because the earlier file's own deliverable is not graded in
+ * full here says so: the whole grade tries it if that file loses a point there.
+ */
+function withNotTried(verdict: Verdict, notTried: { label: string; owner: string }[], checkId: string): Verdict {
+  if (verdict.status !== "failed" || notTried.length === 0) return verdict;
+  const owners = [...new Set(notTried.map((n) => n.owner))];
+  const note = `It was not tried ${notTried.map((n) => n.label).join(", nor ")}: ${owners.join(" and ")} ${owners.length === 1 ? "is" : "are"} not graded in full here (--only), and a stand-in is tried only for a file that lost a point of its own deliverable. Grade with --only ${[...owners, checkId].join(",")} to know.`;
+  return { ...verdict, message: [verdict.message, note].filter(Boolean).join("\n") };
 }
 
 /**

@@ -46,12 +46,14 @@ export async function unmetElsewhere(config: GradeConfig, deliverable: string, c
  * their verdicts). A check of a later deliverable is tried with the grader's stand-in for its file
  * only then: a file that passed every check of its own deliverable has no bug to charge once, and
  * a stand-in would only change what the later file sees (a session that reads the runner's own
- * checkpoint format, say). Where the deliverable is not graded in full here (--only), or a
- * verdict is not known in time, nothing says its file is right: the stand-in is tried.
+ * checkpoint format, say). A verdict not known in time counts as a bug shown. Where the
+ * deliverable is not graded in full here (--only), it is "not graded": the grade cannot tell, and
+ * says so rather than give a verdict the whole grade would not.
  */
-export async function showedABug(config: GradeConfig, id: string): Promise<boolean> {
+export async function showedABug(config: GradeConfig, id: string): Promise<boolean | "not graded"> {
   const deliverable = config.rubric.deliverables.find((d) => d.id === id);
-  if (!deliverable?.enabled || !deliverable.checks.every((c) => isSelected(config, c.id))) return true;
+  if (!deliverable?.enabled) return true;
+  if (!deliverable.checks.every((c) => isSelected(config, c.id))) return "not graded";
   for (const c of deliverable.checks) {
     const status = await awaitVerdict(config, c.id, config.rubric.limits.checkMs);
     if (status !== "passed") return true;
