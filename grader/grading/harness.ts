@@ -107,17 +107,15 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   };
   const verdict = await (async (): Promise<Verdict> => {
     let first: Verdict | undefined;
-    const notTried: { label: string; owner: string }[] = [];
+    // Variants that passed with a stand-in for a file whose own deliverable is not graded in full here: not counted.
+    const uncounted: { label: string; owner: string }[] = [];
     // A replayed case is one of the student's own files: a printed replay path comes from the
     // first variant (a check that passed with stand-ins prints none).
     let variants = config.replayCheck === check.id ? target.variants.slice(0, 1) : target.variants;
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[i]!;
-      if (i > 0) {
-        const tried = await warranted(variant.standIns);
-        if (typeof tried === "object") notTried.push({ label: variant.label, owner: tried.notGraded });
-        if (tried !== true) continue;
-      }
+      const tried = i > 0 ? await warranted(variant.standIns) : true;
+      if (tried === false) continue;
       const ctx = new CheckContext(config, check.id, variant);
       contexts.push(ctx);
       // A variant with others after it gets half the time left, so the variant with every stand-in always has its turn.
@@ -129,14 +127,15 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       // only the variant with a stand-in for every earlier file is still tried.
       if (ctx.limitHit && i < variants.length - 2) variants = [...variants.slice(0, i + 1), variants.at(-1)!];
       if (outcome.status === "error") return outcome;
-      if (outcome.status === "passed") {
+      if (outcome.status === "passed" && typeof tried === "object") uncounted.push({ label: variant.label, owner: tried.notGraded });
+      else if (outcome.status === "passed") {
         if (!variant.label) return outcome;
         const own = first?.message ?? target.unusable ?? "";
         return { status: "passed", message: `Passed ${variant.label}. With your own files:\n${own}` };
       }
       first ??= outcome;
     }
-    return withNotTried(withUntried(first!, target), notTried, check.id);
+    return withUncounted(withUntried(first!, target), uncounted, check.id);
   })();
   clock.stop();
   await Promise.all(contexts.map((c) => c.close()));
@@ -144,14 +143,13 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
 }
 
 /**
-/**
- * A failure not tried with a stand-in because the earlier file's own deliverable is not graded in
- * full here says so: the whole grade tries it if that file loses a point there.
+ * A failure that passed with a stand-in for a file whose own deliverable is not graded in full
+ * here says so: the whole grade counts that pass only if that file loses a point there.
  */
-function withNotTried(verdict: Verdict, notTried: { label: string; owner: string }[], checkId: string): Verdict {
-  if (verdict.status !== "failed" || notTried.length === 0) return verdict;
-  const owners = [...new Set(notTried.map((n) => n.owner))];
-  const note = `It was not tried ${notTried.map((n) => n.label).join(", nor ")}: ${owners.join(" and ")} ${owners.length === 1 ? "is" : "are"} not graded in full here (--only), and a stand-in is tried only for a file that lost a point of its own deliverable. Grade with --only ${[...owners, checkId].join(",")} to know.`;
+function withUncounted(verdict: Verdict, uncounted: { label: string; owner: string }[], checkId: string): Verdict {
+  if (verdict.status !== "failed" || uncounted.length === 0) return verdict;
+  const owners = [...new Set(uncounted.map((n) => n.owner))];
+  const note = `It passes ${uncounted.map((n) => n.label).join(", and ")}, which counts only if that file loses a point of ${owners.join(" or ")} in the same grade, not graded in full here (--only). Grade with --only ${[...owners, checkId].join(",")} to know.`;
   return { ...verdict, message: [verdict.message, note].filter(Boolean).join("\n") };
 }
 
