@@ -5,7 +5,7 @@ import { formatSeconds } from "../sandbox/messages/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import { assertChecksMatchManifest, deliverableModules, rubricDeliverable } from "../rubric.js";
-import { prepareTarget, type PreparedTarget } from "./prepare.js";
+import { prepareTarget, type PreparedTarget, type Variant } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
@@ -124,8 +124,13 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       const outcome = await withinDeadline(runOne(check, ctx), { clock, fairMs: until, wallMs: wallCapMs }, (why) => late(ctx, why));
       if (ctx.limitHit) await ctx.close();
       // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
-      // only the variant with a stand-in for every earlier file is still tried.
-      if (ctx.limitHit && i < variants.length - 2) variants = [...variants.slice(0, i + 1), variants.at(-1)!];
+      // only the last variant still to be tried (the one with the most stand-ins) is, of those warranted.
+      if (ctx.limitHit && i < variants.length - 2) {
+        const rest = variants.slice(i + 1);
+        let next: Variant | undefined;
+        for (let k = rest.length - 1; k >= 0 && !next; k--) if ((await warranted(rest[k]!.standIns)) !== false) next = rest[k];
+        variants = [...variants.slice(0, i + 1), ...(next ? [next] : [])];
+      }
       if (outcome.status === "error") return outcome;
       if (outcome.status === "passed" && typeof tried === "object") uncounted.push({ label: variant.label, owner: tried.notGraded });
       else if (outcome.status === "passed") {
