@@ -37,11 +37,19 @@ export function isSelected(config: Pick<GradeConfig, "only">, checkId: string): 
   return config.only.some((id) => id === checkId || id === deliverable);
 }
 
-/** The command that grades `checkId` of this grade's target and seed again, or with `replayPath` exactly one case of it. */
-export function checkCommand(config: Pick<GradeConfig, "targetArg" | "seed">, checkId: string, replayPath?: string): string {
+/**
+ * The command that grades `checkId` of this grade's target and seed again, or with `replayPath`
+ * exactly one case of it (with the student's own files). Graded again, a check of a deliverable
+ * that builds on others is graded with them, as the whole grade does: whether it is tried with a
+ * stand-in for an earlier file depends on their verdicts (verdict-board.ts).
+ */
+export function checkCommand(config: Pick<GradeConfig, "targetArg" | "seed"> & { rubric?: Pick<GradeConfig["rubric"], "deliverables"> }, checkId: string, replayPath?: string): string {
   const parts = ["npm run grade --"];
   if (config.targetArg) parts.push(`--target ${config.targetArg}`);
-  parts.push(`--only ${checkId}`, `--seed ${config.seed}`);
+  const deliverable = config.rubric?.deliverables.find((d) => d.checks.some((c) => c.id === checkId));
+  const order = config.rubric?.deliverables.map((d) => d.id) ?? [];
+  const with_ = replayPath ? [] : [...(deliverable?.buildsOn ?? [])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  parts.push(`--only ${[...with_, checkId].join(",")}`, `--seed ${config.seed}`);
   if (replayPath) parts.push(`--replay ${replayPath}`);
   return parts.join(" ");
 }
