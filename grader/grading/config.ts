@@ -48,8 +48,8 @@ export function checkCommand(config: Pick<GradeConfig, "targetArg" | "seed"> & {
   if (config.targetArg) parts.push(`--target ${config.targetArg}`);
   const deliverable = config.rubric?.deliverables.find((d) => d.checks.some((c) => c.id === checkId));
   const order = config.rubric?.deliverables.map((d) => d.id) ?? [];
-  const with_ = replayPath ? [] : [...(deliverable?.buildsOn ?? [])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  parts.push(`--only ${[...with_, checkId].join(",")}`, `--seed ${config.seed}`);
+  const builtOn = replayPath ? [] : [...(deliverable?.buildsOn ?? [])].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  parts.push(`--only ${[...builtOn, checkId].join(",")}`, `--seed ${config.seed}`);
   if (replayPath) parts.push(`--replay ${replayPath}`);
   return parts.join(" ");
 }

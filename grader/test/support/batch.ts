@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import { strayProcesses } from "../../sandbox/identity/ids.js";
+import { csvRows } from "../../tools/batch/csv-rows.js";
 import { templateFiles } from "../../tools/export/template.js";
 
 /** Writes the student template's files (as export-student would) into `dir`. */
@@ -14,25 +15,9 @@ export function writeTemplate(dir: string): void {
   }
 }
 
-/** Parses RFC 4180 CSV (quoted fields, doubled quotes, CRLF) into rows of cells. */
+/** A CSV gradebook's rows of cells, read as the roster map is (tools/batch/csv-rows.ts). */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(cell), (cell = "");
-    else if (c === "\r" && text[i + 1] === "\n") rows.push([...row, cell]), (row = []), (cell = ""), i++;
-    else cell += c;
-  }
-  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
-  return rows;
+  return csvRows(text).map((row) => row.cells);
 }
 
 /** The ids of live processes whose environment holds BATCH_TEST_MARK=`mark`, or that run as a sandbox user no live grade holds (Linux; elsewhere none), after a moment to die. */
