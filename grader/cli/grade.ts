@@ -7,9 +7,10 @@ import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js
 import { REPO_ROOT } from "../paths.js";
 import { formatOf } from "../report/formats/index.js";
 import { renderHtmlReport } from "../report/html/render.js";
-import { buildReport, exitCode, type Report } from "../report/report.js";
+import { buildReport, exitCode, hasPicture, type Report } from "../report/report.js";
 import { gradedWith } from "../report/graded-with.js";
 import { VerdictCollector } from "../report/reporter.js";
+import { startLiveOutput } from "../report/live/start.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { renderReplay, replayOutcome } from "../report/replay.js";
 import { outputWidth, wantsColor } from "../report/layout.js";
@@ -25,12 +26,7 @@ import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { cannotStart } from "./command-line.js";
 import { DEFINED_IDS } from "../checks/ids.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
-
-/** Where the last report is always written, besides any --json file. */
-export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
-
-/** The last report as a page to open in a browser, written beside LAST_REPORT on every grade. */
-export const LAST_HTML = path.join(REPO_ROOT, ".grade", "report.html");
+import { LAST_REPORT, lastFullGrade, reportFiles } from "./report-files.js";
 
 async function main(): Promise<number> {
   let args: GradeArgs;
@@ -58,8 +54,10 @@ async function main(): Promise<number> {
     const { watchAndGrade } = await import("./watch.js");
     return watchAndGrade(targetDir, process.argv.slice(2).filter((a) => a !== "--watch"));
   }
-  // A report left by an earlier grade must not pass for this one if this one cannot finish.
-  for (const file of [LAST_REPORT, LAST_HTML, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
+  // A report left by an earlier grade of the same kind must not pass for this one if this one
+  // cannot finish; a replay writes none, and a partial grade leaves the full grade's (report-files.ts).
+  const own = reportFiles({ only: args.only, replay: args.replay });
+  for (const file of [own?.json, own?.html, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
   const started = Date.now();
   const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
   const tmpBase = otherFileSystem(work);
@@ -107,9 +105,9 @@ async function main(): Promise<number> {
     graded.targetUser = targetUserReport(identity);
     const scrubbed = [work, REPO_ROOT + path.sep, targetDir + path.sep];
     const report = scrubReport(graded, scrubbed);
-    fs.mkdirSync(path.dirname(LAST_REPORT), { recursive: true });
-    for (const file of [LAST_REPORT, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
-    writeReport(LAST_HTML, renderHtmlReport(report));
+    if (own) fs.mkdirSync(path.dirname(own.json), { recursive: true });
+    for (const file of [own?.json, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
+    if (own) writeReport(own.html, renderHtmlReport(report, own.json === LAST_REPORT ? {} : { fullGrade: lastFullGrade() }));
     writeOutputs(report, args.outputs, args.only);
     const color = wantsColor(process.stdout, process.env);
     if (args.replay) {
@@ -119,9 +117,9 @@ async function main(): Promise<number> {
       return replayed.exitCode;
     }
     console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout) }));
-    // The last line, when there is a failure to look at: where each one is drawn. A deliverable
-    // not started yet is one line on the scoreboard, and its page holds nothing more to see.
-    if (report.deliverables.some((d) => !d.notStarted && d.checks.some((c) => c.status === "failed" || c.status === "error"))) console.log(`See each crash: ${path.relative(process.cwd(), LAST_HTML)}`);
+    // The last line, when a failure has a picture: the page draws it properly. A story alone
+    // (a compile error) is all on the scoreboard already.
+    if (own && hasPicture(report)) console.log(`See each crash: ${path.relative(process.cwd(), own.html)}`);
     return exitCode(report, args.only);
   } finally {
     removeScratch();
@@ -158,22 +156,31 @@ function otherFileSystem(work: string): string | undefined {
 
 /** Runs the selected deliverables' checks under vitest and builds the report from their verdicts. */
 async function grade(config: GradeConfig, started: number, only: string[], cache: VerdictCache | null): Promise<{ report: Report; verdicts: CheckMeta[] }> {
-  const collector = new VerdictCollector();
   const selected = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
+  // Each deliverable's row as soon as it is decided, where the scoreboard goes.
+  const live = startLiveOutput({ config, deliverables: selected, startedAt: started, stream: process.stdout, env: process.env });
+  const collector = new VerdictCollector(live ?? undefined);
   // A deliverable whose inputs did not change since a grade here takes that grade's verdicts; the
   // checks that build on them find them on the board as if they had just run.
   const found = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { keys: new Map<string, string>(), hits: new Map<string, CachedVerdicts>() };
-  for (const hit of found.hits.values()) for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
+  for (const [id, hit] of found.hits) {
+    for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
+    live?.fromCache(id, hit.verdicts);
+  }
   const deliverables = selected.filter((d) => !found.hits.has(d.id));
-  if (deliverables.length > 0) {
-    const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
-    const vitest = await startVitest(
-      "test",
-      await compileChecks(deliverables.map((d) => d.id)),
-      { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: deliverables.length, fileParallelism: true },
-      { logLevel: "silent" },
-    );
-    await vitest.close();
+  try {
+    if (deliverables.length > 0) {
+      const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
+      const vitest = await startVitest(
+        "test",
+        await compileChecks(deliverables.map((d) => d.id)),
+        { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: deliverables.length, fileParallelism: true },
+        { logLevel: "silent" },
+      );
+      await vitest.close();
+    }
+  } finally {
+    live?.finish();
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
   if (cache) store(cache, found.keys, deliverables.map((d) => d.id), collector);

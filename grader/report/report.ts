@@ -149,6 +149,11 @@ export function sameCause(own: string, required: string | undefined): boolean {
   return own.includes(": ") && cause.length >= 20 && required.includes(cause);
 }
 
+/** Whether a failure of a deliverable that was started has a picture: then the HTML page has a crash to see that the terminal only sketches. */
+export function hasPicture(report: Pick<Report, "deliverables">): boolean {
+  return report.deliverables.some((d) => !d.notStarted && d.checks.some((c) => c.picture !== undefined));
+}
+
 /** The exit code of a grade: 0 when every selected core check passed (and every bonus check `only` names), 1 when some failed, 2 when the grader could not run one. */
 export function exitCode(report: Report, only: string[] = []): number {
   const named = (d: DeliverableReport, c: CheckReport) => only.includes(d.id) || only.includes(c.id);

@@ -3,7 +3,7 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
-import { crashStates, partialLine } from "./words.js";
+import { checkedLine, commandLabel, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import { pictureLines } from "./picture-lines.js";
 import type { CheckReport, Report } from "./report.js";
@@ -33,11 +33,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   if (report.targetUser?.separate && report.targetUser.network) out.push(...text(c.yellow(`Note: the submitted code could use the network: ${report.targetUser.networkWhy}.`)), "");
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
-  // Crash states checked by this grade: a deliverable from the cache checked none now.
-  const cached = report.deliverables.filter((d) => d.cached);
-  const checked = report.stats.crashStates - cached.reduce((n, d) => n + (d.crashStates ?? 0), 0);
-  const fromCache = cached.length > 0 ? ` (${cached.length} of ${report.deliverables.length} deliverables from the cache)` : "";
-  out.push(...text(total + c.dim(` · ${crashStates(checked)} checked in ${opts.seconds.toFixed(1)}\u00a0s${fromCache}`)));
+  out.push(...text(total + c.dim(` · ${checkedLine(report, opts.seconds)}`)));
   return out.join("\n");
 }
 
@@ -56,7 +52,8 @@ function renderCheck(c: ReturnType<typeof pc.createColors>, check: CheckReport, 
   if (!earlier) for (const line of message.split("\n")) lines.push(...hanging(note(line), { indent: 6, width }));
   // Only a story of a few lines or more is worth a reference.
   if (!earlier && message.split("\n").length + message.length / width > 2) told.set(message, check.id);
-  if (check.replay) lines.push(...commandLines("replay: ", check.replay, { indent: 6, width }).map((l) => c.cyan(l)));
+  // A command without --replay grades the check again: a partial grade, and labelled so.
+  if (check.replay) lines.push(...commandLines(`${commandLabel(check.replay)}: `, check.replay, { indent: 6, width }).map((l) => c.cyan(l)));
   return lines;
 }
 

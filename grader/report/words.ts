@@ -6,6 +6,19 @@ export function crashStates(n: number): string {
   return `${n.toLocaleString("en-US")} crash state${n === 1 ? "" : "s"}`;
 }
 
+/**
+ * How many crash states this grade checked, in how long, and what the cache held: "3,112 crash
+ * states checked in 25.5 s", "0 crash states checked in 3.1 s (7 of 8 deliverables from the
+ * cache, which checked 1,532 more)". The terminal and the HTML page both say it in these words.
+ */
+export function checkedLine(report: Pick<Report, "deliverables" | "stats">, seconds: number): string {
+  const cached = report.deliverables.filter((d) => d.cached);
+  const fromCache = cached.reduce((n, d) => n + (d.crashStates ?? 0), 0);
+  const more = fromCache > 0 ? `, which checked ${fromCache.toLocaleString("en-US")} more` : "";
+  const note = cached.length > 0 ? ` (${cached.length} of ${report.deliverables.length} deliverables from the cache${more})` : "";
+  return `${crashStates(report.stats.crashStates - fromCache)} checked in ${seconds.toFixed(1)}\u00a0s${note}`;
+}
+
 /** What a grade of some checks only earned, said so that it cannot pass for the grade. */
 export function partialLine(report: Report): string {
   const { only, maxScore, maxBonus } = report.partial!;
@@ -16,4 +29,19 @@ export function partialLine(report: Report): string {
 /** The command that grades the same target in full. */
 function gradeCommand(target: string): string {
   return target === "starter" || target === "" ? "npm run grade" : `npm run grade -- --target ${target}`;
+}
+
+/**
+ * The label of a failure's command: "replay" for one that runs that one case again (--replay),
+ * "partial grade" for one that grades the check again with --only: that one writes a partial
+ * grade's report (.grade/partial/), and is no replay.
+ */
+export function commandLabel(command: string): "replay" | "partial grade" {
+  return /(^| )--replay /.test(command) ? "replay" : "partial grade";
+}
+
+/** The same label starting a sentence or a field: "Replay", "Partial grade". */
+export function commandTitle(command: string): string {
+  const label = commandLabel(command);
+  return label[0]!.toUpperCase() + label.slice(1);
 }

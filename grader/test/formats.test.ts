@@ -88,7 +88,7 @@ describe("report formats", () => {
     expect(cases).toEqual([
       [
         passed("phase1", "phase1.a"),
-        [...passed("phase1", "phase1.b"), ["failure", { message: '0/8 points: On disk: "x" <&> ]]> | pipe', type: "failed" }, 'On disk: "x" <&> ]]> | pipe\n```\nsecond line\nReplay: npm run grade -- --only phase1.b --seed 1']],
+        [...passed("phase1", "phase1.b"), ["failure", { message: '0/8 points: On disk: "x" <&> ]]> | pipe', type: "failed" }, 'On disk: "x" <&> ]]> | pipe\n```\nsecond line\nPartial grade: npm run grade -- --only phase1.b --seed 1']],
       ],
       [
         [...passed("phase2", "phase2.a"), ["failure", { message: "0/6 points: Scored only once phase2.b passes; fix that first.", type: "blocked" }, "Scored only once phase2.b passes; fix that first."]],
@@ -96,7 +96,7 @@ describe("report formats", () => {
       ],
       [
         passed("bonus1", "bonus1.a"),
-        [...passed("bonus1", "bonus1.b"), ["failure", { message: "0/6 points: lost", type: "failed" }, "lost\nReplay: npm run grade -- --only bonus1.b --seed 1"]],
+        [...passed("bonus1", "bonus1.b"), ["failure", { message: "0/6 points: lost", type: "failed" }, "lost\nPartial grade: npm run grade -- --only bonus1.b --seed 1"]],
       ],
     ]);
     // --only keeps the suites it names, and the counts are theirs.
@@ -113,7 +113,8 @@ describe("report formats", () => {
     expect(md).toContain("## Checkpoint lab: 12/30, bonus 4/10");
     expect(md).toContain("| Phase 1 | 12/20 |");
     expect(md).toContain("❌ `phase1.b` title of phase1.b: **0/8**");
-    expect(md).toContain("Replay: `npm run grade -- --only phase1.b --seed 1`");
+    // A command without --replay grades the check again: a partial grade, labelled so.
+    expect(md).toContain("Partial grade: `npm run grade -- --only phase1.b --seed 1`");
     // A story cannot close its code block early: the fence inside it is broken up.
     expect(md).not.toMatch(/^\s*```\s*\n\s*second line/m);
     expect(md).toMatch(/\| pipe\n\s*`\u200b``\n\s*second line/);
@@ -125,7 +126,7 @@ describe("report formats", () => {
     const drawn = { ...REPORT, deliverables: REPORT.deliverables.map((d) => ({ ...d, checks: d.checks.map((c) => (c.id === "phase1.b" ? { ...c, picture } : c)) })) };
     const md = markdown(drawn);
     const lines = pictureLines(picture, { width: 80, indent: 0, c: pc.createColors(false) });
-    const block = md.slice(md.indexOf("❌ `phase1.b`"), md.indexOf("Replay: `npm run grade -- --only phase1.b"));
+    const block = md.slice(md.indexOf("❌ `phase1.b`"), md.indexOf("Partial grade: `npm run grade -- --only phase1.b"));
     expect(block).toContain(["  ```text", ...lines.map((l) => `  ${l}`), "  ", '  On disk: "x" <&> ]]> | pipe'].join("\n"));
     expect(lines.join("\n")).toContain("✂ killed here");
     const bonus = md.slice(md.indexOf("❌ `bonus1.b`"));
@@ -156,7 +157,7 @@ describe("report formats", () => {
     const twice: Report = { ...REPORT, deliverables: [{ ...REPORT.deliverables[0]!, checks: [check("phase1.x", "failed", 0, 4, story), check("phase1.y", "failed", 0, 4, story)] }] };
     const text = renderScoreboard(twice, { color: false, seconds: 1 });
     expect(text.split("Run 2, a new process").length).toBe(2);
-    expect(text).toContain("      phase1.y\n      The same story as phase1.x above.\n      replay: npm run grade -- --only phase1.y --seed 1");
+    expect(text).toContain("      phase1.y\n      The same story as phase1.x above.\n      partial grade: npm run grade -- --only phase1.y --seed 1");
   });
 
   test("a check that passed with a note shows the note under its tick in the terminal, in Markdown and on Gradescope; one passed without a note shows only its row", () => {

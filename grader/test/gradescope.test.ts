@@ -124,7 +124,7 @@ describe.concurrent("Gradescope: run_autograder on a simulated /autograder", () 
     const complete = run.results.tests.find((t) => t.name.startsWith("phase2.complete-run"))!;
     expect(complete.output).toMatch(/^runner\.ts does not compile: runner\.ts:\d+:\d+: /);
     // Replays name no target: the student runs them in their own repository, on starter/.
-    expect(complete.output).toMatch(/\nReplay: npm run grade -- --only phase1,phase2\.complete-run --seed \d+/);
+    expect(complete.output).toMatch(/\nPartial grade: npm run grade -- --only phase1,phase2\.complete-run --seed \d+/);
     expect(complete.output).not.toContain("--target");
   });
 

@@ -17,7 +17,8 @@ import type { CheckReport, Report } from "../report/report.js";
 import { checksReachedByTab, launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
 import { composeTarget, grade, type GradeRun } from "./support/grade.js";
 
-const SEE_EACH_CRASH = "See each crash: .grade/report.html";
+/** The fixture is graded with --only: a partial grade, whose page is beside the full grade's. */
+const SEE_EACH_CRASH = "See each crash: .grade/partial/report.html";
 
 let browser: Browser;
 let tmp: { path: string; cleanup: () => Promise<void> };

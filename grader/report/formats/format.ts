@@ -1,6 +1,7 @@
 // What a report format is: a flag of `npm run grade` (and `npm run report`) and a way to render
 // the grade report as the file some platform reads.
 import type { Report } from "../report.js";
+import { commandTitle } from "../words.js";
 
 /** What a format may need besides the report: the environment (a platform's variables) and the deliverables asked for. */
 export interface FormatContext {
@@ -24,7 +25,7 @@ export function selectedDeliverables(report: Report, ctx: FormatContext): Report
   return report.deliverables.filter((d) => only.length === 0 || only.includes(d.id));
 }
 
-/** A check's story for a platform that shows one text per test: the message, then the replay command. */
+/** A check's story for a platform that shows one text per test: the message, then the command that replays it or grades it again (commandTitle). */
 export function checkText(check: Report["deliverables"][number]["checks"][number]): string {
-  return [check.message, check.replay && `Replay: ${check.replay}`].filter(Boolean).join("\n");
+  return [check.message, check.replay && `${commandTitle(check.replay)}: ${check.replay}`].filter(Boolean).join("\n");
 }

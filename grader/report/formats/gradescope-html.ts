@@ -4,6 +4,7 @@
 // Gradescope sanitizes HTML output; should it drop the image, the story and command remain.
 import type { CheckReport } from "../report.js";
 import { esc } from "../html/escape.js";
+import { commandTitle } from "../words.js";
 import { pictureAltText } from "../html/picture-svg.js";
 import { standaloneSvg } from "../html/standalone-svg.js";
 
@@ -17,6 +18,6 @@ export function gradescopeHtmlOutput(check: CheckReport): string {
     parts.push(`<p><img alt="${esc(pictureAltText(check.picture))}"${dims} src="data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}"></p>`);
   }
   if (check.message) parts.push(`<pre>${esc(check.message)}</pre>`);
-  if (check.replay) parts.push(`<p>Replay: <code>${esc(check.replay)}</code></p>`);
+  if (check.replay) parts.push(`<p>${commandTitle(check.replay)}: <code>${esc(check.replay)}</code></p>`);
   return parts.join("\n");
 }

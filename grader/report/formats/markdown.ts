@@ -6,7 +6,7 @@ import pc from "picocolors";
 import { gradedWithLine } from "../graded-with.js";
 import { notStartedLine } from "../not-started.js";
 import { pictureLines } from "../picture-lines.js";
-import { crashStates, partialLine } from "../words.js";
+import { commandTitle, crashStates, partialLine } from "../words.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
@@ -38,7 +38,7 @@ function renderCheck(c: CheckReport): string[] {
   // job summary or a release body shows it in the same monospaced block, where no image could go.
   const picture = c.picture ? [...pictureLines(c.picture, { width: 80, indent: 0, c: NO_COLOUR }), ""] : [];
   lines.push("", "  <details><summary>What happened</summary>", "", "  ```text", ...[...picture, ...(c.message ?? "").split("\n")].map((l) => `  ${fence(l)}`), "  ```");
-  if (c.replay) lines.push("", `  Replay: \`${c.replay}\``);
+  if (c.replay) lines.push("", `  ${commandTitle(c.replay)}: \`${c.replay}\``);
   lines.push("", "  </details>", "");
   return lines;
 }

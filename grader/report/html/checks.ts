@@ -3,6 +3,7 @@
 // status, its title, id and points; inside, its picture (with the folder before and after the
 // crash, for a crashed call or a crashed run replayed from its trace), its story and its replay command.
 import { notStartedLine } from "../not-started.js";
+import { commandTitle } from "../words.js";
 import type { MeasurementReport } from "../measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
 import { esc } from "./escape.js";
@@ -55,8 +56,9 @@ function checkBody(c: CheckReport): string {
   if (c.picture) parts.push(pictureFoldersHtml(c.picture));
   // The newline after <pre> is the parser's to drop: a story that starts with one keeps it.
   if (c.message) parts.push(`<pre class="story">\n${esc(c.message)}</pre>`);
-  else parts.push(`<p class="note">${c.status === "passed" ? "Passed: nothing to tell." : "No story was told for it."}</p>`);
-  if (c.replay) parts.push(`<div class="replay"><span class="label">Replay:</span><code class="command">${esc(c.replay)}</code><button type="button" class="copy" aria-label="${esc(`Copy the replay command of ${c.id}`)}">Copy</button><span class="copied" role="status"></span></div>`);
+  // A check passed with no note has nothing to tell: its row says it all.
+  else if (c.status !== "passed") parts.push(`<p class="note">No story was told for it.</p>`);
+  if (c.replay) parts.push(`<div class="replay"><span class="label">${commandTitle(c.replay)}:</span><code class="command">${esc(c.replay)}</code><button type="button" class="copy" aria-label="${esc(`Copy the replay command of ${c.id}`)}">Copy</button><span class="copied" role="status"></span></div>`);
   return parts.join("");
 }
 

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Report } from "../report.js";
 import { gradedWithLine } from "../graded-with.js";
-import { crashStates, partialLine } from "../words.js";
+import { checkedLine, partialLine } from "../words.js";
 import { deliverableSection, pointsOf, sectionId } from "./checks.js";
 import { COPY_SCRIPT } from "./copy-script.js";
 import { esc } from "./escape.js";
@@ -17,11 +17,31 @@ function hashSource(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-/** The score at the top: core points and bonus, or the partial grade's line. */
-function totals(report: Report): string {
-  if (report.partial) return `<p class="partial">${esc(partialLine(report))}.</p>`;
+/** The last full grade's page, which a partial grade's page names: where it is (`href` from this page) and when it was written. */
+export interface FullGradePage {
+  file: string;
+  href: string;
+  writtenAt: Date;
+}
+
+/** The score at the top: core points and bonus, or the partial grade's line and where the last full grade's page is. */
+function totals(report: Report, fullGrade: FullGradePage | null | undefined): string {
+  if (report.partial) return `<p class="partial">${esc(partialLine(report))}.</p>${fullGradeNote(fullGrade)}`;
   const bonus = report.maxBonus > 0 ? `<p class="total">Bonus ${esc(`${report.bonus}/${report.maxBonus}`)}</p>` : "";
   return `<div class="totals"><p class="total">Score ${esc(`${report.score}/${report.maxScore}`)}</p>${bonus}</div>`;
+}
+
+/** Where the last full grade's page is, on a partial grade's page; nothing when the page is not in .grade/ (undefined: --html). */
+function fullGradeNote(fullGrade: FullGradePage | null | undefined): string {
+  if (fullGrade === undefined) return "";
+  if (fullGrade === null) return `<p class="note">No full grade's page is there yet: <code>npm run grade</code> writes one to <code>.grade/report.html</code>.</p>`;
+  return `<p class="note">The last full grade's page, <a href="${esc(fullGrade.href)}">${esc(fullGrade.file)}</a> (written ${esc(localTime(fullGrade.writtenAt))}), is still there: a grade with <code>--only</code> writes its own page here, beside it.</p>`;
+}
+
+/** "2026-12-04 17:40", in this machine's time zone. */
+function localTime(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 /** The scoreboard: one row per deliverable, linked to its section, with its points. */
@@ -32,8 +52,11 @@ function board(report: Report): string {
   return `<table class="board"><thead><tr><th scope="col">deliverable</th><th scope="col" class="points">points</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
-/** The report as one self-contained HTML page; every text from the report is escaped. */
-export function renderHtmlReport(report: Report): string {
+/**
+ * The report as one self-contained HTML page; every text from the report is escaped. A partial
+ * grade's page in .grade/partial/ is given `fullGrade`, the last full grade's page beside it (null: none yet).
+ */
+export function renderHtmlReport(report: Report, opts: { fullGrade?: FullGradePage | null } = {}): string {
   const target = report.target || "starter";
   const failed = report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed" || c.status === "error").length;
   const title = report.partial ? `Checkpoint lab, partial: ${target}` : `Checkpoint lab ${report.score}/${report.maxScore}: ${target}`;
@@ -59,8 +82,8 @@ export function renderHtmlReport(report: Report): string {
 <div class="page">
 <header>
 <h1>Checkpoint lab</h1>
-<p class="meta">Grading <code>${esc(target)}</code>, seed ${esc(report.seed)}, ${esc(crashStates(report.stats.crashStates))} checked.${report.gradedWith ? ` ${esc(gradedWithLine(report.gradedWith))}` : ""}</p>
-${totals(report)}
+<p class="meta">${report.partial ? "Partial" : "Full"} grade of <code>${esc(target)}</code>, seed ${esc(report.seed)}: ${esc(checkedLine(report, report.stats.durationMs / 1000))}.${report.gradedWith ? ` ${esc(gradedWithLine(report.gradedWith))}` : ""}</p>
+${totals(report, opts.fullGrade)}
 <p class="note">${esc(lead)}</p>
 ${rootNote}
 </header>
@@ -68,7 +91,7 @@ ${rootNote}
 <nav aria-label="Deliverables">${board(report)}</nav>
 ${report.deliverables.map(deliverableSection).join("\n")}
 </main>
-<footer>Written from the grade's JSON report (<code>.grade/report.json</code> after each <code>npm run grade</code>). This page loads nothing from the network.</footer>
+<footer>Written from the grade's JSON report (<code>.grade/report.json</code> after a full <code>npm run grade</code>, <code>.grade/partial/report.json</code> after one with <code>--only</code>). This page loads nothing from the network.</footer>
 </div>
 <script>${COPY_SCRIPT}</script>
 </body>
