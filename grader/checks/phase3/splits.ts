@@ -12,9 +12,12 @@ export async function runSplit(ctx: CheckContext, budgets: number[]): Promise<st
   const story = `Ran ${budgets.length} sessions with --max-steps ${budgets.join(", ")}`;
   // Each session as the picture shows it: its budget and its status line, wrong when the story says so.
   const told: RunTold[] = [];
-  const fail = (problem: string) => {
+  // Drawn only when the steps the sessions ran are wrong: a session that printed the wrong line,
+  // exited or hung is not a crash, and its story says all there is (a picture would only repeat
+  // its command and line, cut to the terminal's width).
+  const fail = (problem: string, { draw }: { draw: boolean }) => {
     const record = folder.record();
-    ctx.draw(() => runsPicture(task, "session", told, record, problem));
+    if (draw) ctx.draw(() => runsPicture(task, "session", told, record, problem));
     return `${story}: ${problem}.`;
   };
   let done = 0;
@@ -24,16 +27,16 @@ export async function runSplit(ctx: CheckContext, budgets: number[]): Promise<st
     const problem = checkSession(task, outcome, done);
     const line = statusLine(outcome);
     told.push({ budget, ...(line ? { printed: { line, ...(problem ? { wrong: true } : {}) } } : {}) });
-    if (problem) return fail(`session ${i + 1}: ${problem}`);
+    if (problem) return fail(`session ${i + 1}: ${problem}`, { draw: false });
   }
   const record = folder.record();
   const problem = judgeRecord(task, record, [], "session");
-  if (problem) return fail(problem);
+  if (problem) return fail(problem, { draw: true });
   let start = 0;
   for (const [i, budget] of budgets.entries()) {
     const wanted = Array.from({ length: Math.min(budget, task.steps - start) }, (_, k) => start + k + 1);
     const ran = record.filter((d) => d.run === i + 1).map((d) => d.step);
-    if (ran.join() !== wanted.join()) return fail(`the record shows session ${i + 1} (its own process) ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
+    if (ran.join() !== wanted.join()) return fail(`the record shows session ${i + 1} (its own process) ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`, { draw: true });
     start += wanted.length;
   }
   return null;
