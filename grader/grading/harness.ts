@@ -12,6 +12,7 @@ import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
 import type { Verdict } from "./verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
+import { tellCrashStates } from "../report/live/crash-count.js";
 
 export interface CheckDefinition {
   id: string;
@@ -61,11 +62,15 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
       return true;
     };
     for (const check of checks) {
-      test.skipIf(!isSelected(config, check.id))(check.id, async ({ task }) => {
+      test.skipIf(!isSelected(config, check.id))(check.id, async ({ task, annotate }) => {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
         const started = Date.now();
-        const { verdict, crashStates, replayed, limitHit } = blockedBy ? { verdict: { status: "failed" as const }, crashStates: 0, replayed: false, limitHit: false } : await gradeCheck(check, config, target, warranted);
+        // The grade's live progress line shows the crash states checked so far, running checks' included.
+        const contexts: CheckContext[] = [];
+        const told = tellCrashStates(() => contexts.reduce((n, c) => n + c.crashStates, 0), annotate);
+        const graded: ReturnType<typeof gradeCheck> = blockedBy ? Promise.resolve({ verdict: { status: "failed" }, crashStates: 0, replayed: false, limitHit: false }) : gradeCheck(check, config, target, warranted, contexts);
+        const { verdict, crashStates, replayed, limitHit } = await graded.finally(told);
         const ended = Date.now();
         postVerdict(config, check.id, verdict.status);
         task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...(limitHit ? { limitHit } : {}), ...verdict };
@@ -83,11 +88,11 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
 /**
  * Runs a check on the student's own files, then, while it fails, with the grader's stand-ins for
  * the earlier deliverables' files that showed a bug (`warranted`): it passes if any variant
- * passes, and the message says which one did.
+ * passes, and the message says which one did. Each variant's context is added to `contexts` as it
+ * starts, where the caller counts its crash states while it runs.
  */
-async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
+async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>, contexts: CheckContext[]): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
-  const contexts: CheckContext[] = [];
   const { checkMs, callMs } = config.rubric.limits;
   // The deadline counts the time the machine could give the check, not the time it waited for a
   // processor behind other work; past the wall-time cap, the machine never gave it enough.
