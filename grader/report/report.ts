@@ -142,6 +142,8 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
  */
 export function sameCause(own: string, required: string | undefined): boolean {
   if (!required) return false;
+  // A story with no lead-in to look past ("session.ts is missing from x/"), word for word.
+  if (own === required) return true;
   // The error itself, without the punctuation that closes the sentence around it.
   const thrown = /(?:threw|exited with code \d+:) ([^;\n]{12,})/.exec(own)?.[1]?.replace(/[).]+$/, "");
   if (thrown && required.includes(thrown)) return true;

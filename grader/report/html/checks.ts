@@ -3,6 +3,7 @@
 // status, its title, id and points; inside, its picture (with the folder before and after the
 // crash, for a crashed call or a crashed run replayed from its trace), its story and its replay command.
 import { notStartedLine } from "../not-started.js";
+import { wholeFileFailure } from "../whole-file.js";
 import { commandTitle } from "../words.js";
 import type { MeasurementReport } from "../measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
@@ -27,12 +28,14 @@ export function deliverableSection(d: DeliverableReport): string {
   if (d.partial) notes.push(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here.`);
   if (d.cached) notes.push("From the cache: nothing it depends on changed since it was last graded here.");
   if (d.notStarted) notes.push(`${MARK.blocked} ${notStartedLine(d.notStarted)}. Open a check below for its own story.`);
+  const whole = wholeFileFailure(d);
+  if (whole) notes.push(`${MARK.failed} ${whole}${whole.endsWith(".") ? "" : "."} No check here could run without it.`);
   if (d.status === "not-graded") notes.push("The grader has no checks for it yet.");
   return [
     `<section class="deliverable" id="${esc(sectionId(d))}" aria-labelledby="${esc(sectionId(d))}-title">`,
     `<header><h2 id="${esc(sectionId(d))}-title">${esc(d.title)}</h2><span class="points">${esc(pointsOf(d))}${d.kind === "bonus" ? ' <span class="kind">(bonus)</span>' : ""}</span></header>`,
     ...notes.map((n) => `<p class="note">${esc(n)}</p>`),
-    d.checks.length > 0 ? `<ul class="checks">${d.checks.map((c) => `<li>${checkDetails(c, !d.notStarted)}</li>`).join("")}</ul>` : "",
+    d.checks.length > 0 ? `<ul class="checks">${d.checks.map((c) => `<li>${checkDetails(c, !d.notStarted && !whole)}</li>`).join("")}</ul>` : "",
     ...(d.measurements ?? []).map(measurementTable),
     "</section>",
   ].join("\n");

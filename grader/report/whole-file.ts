@@ -1,0 +1,53 @@
+// A deliverable's file that cannot be graded at all, because it is missing or does not compile:
+// every check of the deliverable fails with the same sentence, which names the file as the
+// student typed the target ("starter/session.ts does not compile: session.ts:8:40: ...") and, for
+// a file missing from the repository's starter/, the command that brings it back. The scoreboard
+// and the HTML page then tell it once per deliverable (wholeFileFailure), not once per check.
+import path from "node:path";
+import { REPO_ROOT } from "../paths.js";
+
+/** What of a grade's configuration names the target: the folder as typed ("" for the default starter/) and where it is. */
+export interface TargetNamed {
+  targetArg: string;
+  targetDir: string;
+}
+
+/**
+ * The story of `file` (such as "session.ts") that the bundler could not compile: `problem` is its
+ * "is missing" or "does not compile: session.ts:8:40: ...". The folder is named as typed, unless
+ * that is a machine path in disguise (a target given by an absolute path elsewhere on the
+ * machine, "../../tmp/x"): then the file alone, "from the target folder".
+ */
+export function wholeFileStory(target: TargetNamed, file: string, problem: string): string {
+  const folder = folderWords(target);
+  const where = folder === null ? file : `${folder}/${file}`;
+  if (problem !== "is missing") return `${where} ${problem}`;
+  if (path.resolve(target.targetDir) === path.join(REPO_ROOT, "starter") && folder !== null) return `${where} is missing: restore it with git checkout -- ${where}`;
+  return `${file} is missing from ${folder === null ? "the target folder" : `${folder}/`}`;
+}
+
+/** The target folder as the student typed it ("starter" for the default), or null when that would name the machine's own folders. */
+function folderWords(target: TargetNamed): string | null {
+  const typed = target.targetArg.replace(/\/+$/, "") || "starter";
+  const climbsToRoot = `/${typed.replace(/^(\.\.\/)+/, "")}` === path.resolve(target.targetDir);
+  return path.isAbsolute(typed) || climbsToRoot ? null : typed;
+}
+
+/** A whole-file story, recognized: "<folder>/<file> does not compile: ..." or "... is missing...". */
+const WHOLE_FILE = /^\S+\.[cm]?[jt]s (does not compile: |is missing(: | from ))/;
+
+/** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
+interface GradedDeliverable {
+  checks: { status: string; message?: string }[];
+}
+
+/**
+ * The one sentence that tells why none of a deliverable's checks could run, when every check
+ * that ran failed with the same whole-file story (and every other waits on one): undefined otherwise.
+ */
+export function wholeFileFailure(d: GradedDeliverable): string | undefined {
+  const failed = d.checks.filter((c) => c.status !== "blocked");
+  const story = failed[0]?.message;
+  if (!story || !WHOLE_FILE.test(story)) return undefined;
+  return failed.every((c) => c.status === "failed" && c.message === story) ? story : undefined;
+}

@@ -1,0 +1,109 @@
+// A deliverable's file that is missing or does not compile: one sentence naming the file as the
+// student typed the target, with the command that restores a file missing from starter/; told
+// once per deliverable; blocked checks only wait on it. And what a file may import, as HANDOUT.md
+// says: Node's modules and the lab's installed packages compile, a package not installed does not.
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { sameCause } from "../report/report.js";
+import { renderScoreboard } from "../report/terminal.js";
+import { renderHtmlReport } from "../report/html/render.js";
+import { wholeFileFailure, wholeFileStory } from "../report/whole-file.js";
+import type { Report } from "../report/report.js";
+import { bundleTarget } from "../target/bundle.js";
+
+const STARTER = path.join(REPO_ROOT, "starter");
+const COMPILE = 'does not compile: session.ts:8:40: Expected ")" but found ";"';
+
+describe("the story of a file that cannot be graded", () => {
+  test("names the file as the target was typed; a file missing from the repository's starter/ gets the git command that restores it, one missing elsewhere the folder it is missing from", () => {
+    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", COMPILE)).toBe(`starter/session.ts ${COMPILE}`);
+    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", "is missing")).toBe("starter/session.ts is missing: restore it with git checkout -- starter/session.ts");
+    expect(wholeFileStory({ targetArg: "../starter", targetDir: STARTER }, "session.ts", "is missing")).toBe("../starter/session.ts is missing: restore it with git checkout -- ../starter/session.ts");
+    expect(wholeFileStory({ targetArg: "work/mine/", targetDir: "/home/s/lab/work/mine" }, "session.ts", "is missing")).toBe("session.ts is missing from work/mine/");
+    expect(wholeFileStory({ targetArg: "work/mine", targetDir: "/home/s/lab/work/mine" }, "runner.ts", "does not compile: runner.ts:1:1: x")).toBe("work/mine/runner.ts does not compile: runner.ts:1:1: x");
+  });
+
+  test("names no machine path: a target typed as an absolute path elsewhere (its label climbs to the root) is 'the target folder'", () => {
+    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", "is missing")).toBe("session.ts is missing from the target folder");
+    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", COMPILE)).toBe(`session.ts ${COMPILE}`);
+  });
+});
+
+/** A report of one deliverable whose checks are `checks`. */
+function reportOf(checks: Report["deliverables"][number]["checks"]): Report {
+  const points = checks.reduce((n, c) => n + c.maxPoints, 0);
+  return {
+    schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: points, bonus: 0, maxBonus: 0,
+    deliverables: [{ id: "phase3", title: "Phase 3: three sessions", kind: "core", status: "graded", points: 0, maxPoints: points, checks, crashStates: 0, durationMs: 0 }],
+    stats: { crashStates: 0, durationMs: 1000 },
+  };
+}
+
+const STORY = `starter/session.ts ${COMPILE}`;
+const failed = (id: string, message: string) => ({ id, title: `title of ${id}`, status: "failed" as const, points: 0, maxPoints: 5, message, replay: `npm run grade -- --only ${id} --seed 1`, crashStates: 0 });
+const blocked = (id: string, on: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: `Scored only once ${on} passes; fix that first.`, crashStates: 0 });
+
+describe("a deliverable whose file cannot be graded", () => {
+  const whole = reportOf([failed("phase3.a", STORY), failed("phase3.b", STORY), blocked("phase3.c", "phase3.a")]);
+
+  test("is one line on the scoreboard at 80 columns, the story told once, with no check's own story or command", () => {
+    const text = renderScoreboard(whole, { color: false, seconds: 1, width: 80 });
+    const lines = text.split("\n");
+    expect(lines[2]).toBe("Phase 3: three sessions                                            0/15");
+    // The deliverable's one line, wrapped at 80 columns with a hanging indent, then the next deliverable's blank line.
+    expect(lines.slice(3, 5)).toEqual(["  ✗ starter/session.ts does not compile: session.ts:8:40: Expected \")\" but", '    found ";"']);
+    expect(lines[5]).toBe("");
+    expect(text.split("does not compile").length).toBe(2);
+    expect(text).not.toContain("Scored only once");
+    expect(text).not.toContain("npm run grade -- --only");
+  });
+
+  test("is one note on the HTML page, its checks closed", () => {
+    const html = renderHtmlReport(whole);
+    expect(html).toContain(`<p class="note">✗ ${STORY.replace(/"/g, "&quot;")}. No check here could run without it.</p>`);
+    expect(html).not.toMatch(/<details[^>]* open>/);
+  });
+
+  test("is not found when one check failed otherwise, or the story is a check's own", () => {
+    expect(wholeFileFailure(reportOf([failed("phase3.a", STORY), failed("phase3.b", "Ran 3 sessions: step 1 ran twice.")]).deliverables[0]!)).toBeUndefined();
+    expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts printed nothing")]).deliverables[0]!)).toBeUndefined();
+    expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts is missing from work/mine/")]).deliverables[0]!)).toBe("session.ts is missing from work/mine/");
+  });
+
+  test("a blocked check's own failure with the same whole-file story is not told again", () => {
+    expect(sameCause("session.ts is missing from work/mine/", "session.ts is missing from work/mine/")).toBe(true);
+    expect(sameCause(STORY, STORY)).toBe(true);
+    expect(sameCause("starter/session.ts is missing: restore it with git checkout -- starter/session.ts", "starter/session.ts is missing: restore it with git checkout -- starter/session.ts")).toBe(true);
+  });
+});
+
+describe("what a file may import (HANDOUT.md)", () => {
+  let folder: { path: string; cleanup: () => Promise<void> };
+  beforeAll(async () => {
+    folder = await dir({ unsafeCleanup: true, prefix: "imports-" });
+  });
+  afterAll(async () => {
+    await folder?.cleanup();
+  });
+
+  const bundle = (source: string) => {
+    fs.writeFileSync(path.join(folder.path, "checkpoint.ts"), source);
+    return bundleTarget({ targetDir: folder.path, file: "checkpoint.ts", outFile: path.join(folder.path, "out.cjs") });
+  };
+
+  test("Node's modules and a package the lab installs (write-file-atomic) compile; a package not installed does not, and says which", async () => {
+    expect((await bundle('import fs from "node:fs";\nimport { join } from "path";\nexport const f = () => fs.existsSync(join("a", "b"));\n')).ok).toBe(true);
+    expect((await bundle('import writeFileAtomic from "write-file-atomic";\nexport const f = (p: string) => writeFileAtomic.sync(p, "x");\n')).ok).toBe(true);
+    const missing = await bundle('import pad from "left-pad-not-installed";\nexport const f = () => pad("x", 3);\n');
+    expect(missing.ok).toBe(false);
+    expect(!missing.ok && missing.problem).toMatch(/^does not compile: checkpoint\.ts:1:\d+: Could not resolve "left-pad-not-installed"/);
+  });
+
+  test("a missing file is 'is missing', which the story names", async () => {
+    const gone = await bundleTarget({ targetDir: folder.path, file: "runner.ts", outFile: path.join(folder.path, "out.cjs") });
+    expect(gone.ok ? null : gone.problem).toBe("is missing");
+  });
+});
