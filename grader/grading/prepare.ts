@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { STAND_INS_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
+import { wholeFileStory } from "../report/whole-file.js";
 import type { GradeConfig } from "./config.js";
 
 /** What a deliverable compiles: its own module, and the earlier modules it imports. */
@@ -57,7 +58,8 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     if (result.ok) codes.add(result.code);
     else {
       const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
-      problem ??= why;
+      // The deliverable's own story when no variant compiles: the file named as the student typed the target.
+      problem ??= wholeFileStory(config, file, result.problem);
       if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the stand-in $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
     }
   }

@@ -25,10 +25,10 @@ export interface BundleRequest {
 /** `code`: a digest of what the bundle runs, the same for two bundles of the same code wherever their files lie. */
 export type BundleResult = { ok: true; file: string; code: string } | { ok: false; problem: string };
 
-/** Bundles `targetDir/file` to `outFile`, or says in the student's terms why it cannot. */
+/** Bundles `targetDir/file` to `outFile`, or says in the student's terms why it cannot ("is missing", "does not compile: ..."; whole-file.ts names the file). */
 export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   const entry = path.join(req.targetDir, req.file);
-  if (!fs.existsSync(entry)) return { ok: false, problem: `${req.file} is missing from the target folder` };
+  if (!fs.existsSync(entry)) return { ok: false, problem: "is missing" };
   const options = {
     entryPoints: [entry],
     bundle: true,
