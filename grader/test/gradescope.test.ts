@@ -122,7 +122,7 @@ describe.concurrent("Gradescope: run_autograder on a simulated /autograder", () 
     expect(run.results.score).toBe(0);
     expect(run.stdout).toContain("Grading the lab files in submission/checkpoint-lab-main/starter\n");
     const complete = run.results.tests.find((t) => t.name.startsWith("phase2.complete-run"))!;
-    expect(complete.output).toMatch(/^runner\.ts does not compile: runner\.ts:\d+:\d+: /);
+    expect(complete.output).toMatch(/^starter\/runner\.ts does not compile: runner\.ts:\d+:\d+: /);
     // Replays name no target: the student runs them in their own repository, on starter/.
     expect(complete.output).toMatch(/\nPartial grade: npm run grade -- --only phase1,phase2\.complete-run --seed \d+/);
     expect(complete.output).not.toContain("--target");
