@@ -42,7 +42,7 @@ export function starterFunctions(file: string, starterDir = path.join(REPO_ROOT,
  * ran failed naming a function that still throws the starter's error (on its own, when blocked),
  * and every check that did not run waits on a check of a deliverable not started.
  */
-export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric: Rubric, starterDir?: string): Map<string, NotStarted> {
+export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric: Rubric, starterDir?: string, { targetDir }: { targetDir?: string } = {}): Map<string, NotStarted> {
   const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
   const deliverableOf = new Map(deliverables.flatMap((d) => d.checks.map((c) => [c.id, d.id] as const)));
   const found = new Map<string, NotStarted>();
@@ -72,7 +72,11 @@ export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric
       if (functions.size === 0) for (const c of d.checks) for (const r of requires.get(c.id) ?? []) found.get(deliverableOf.get(r) ?? "")?.functions.forEach((f) => functions.add(f));
       const file = rubric.deliverables.find((r) => r.id === d.id)?.file ?? "";
       const own = starterFunctions(file, starterDir);
-      found.set(d.id, { functions: [...functions], all: own.length > 0 && own.every((f) => functions.has(f)) });
+      // A function no check reached (diff.ts's loadHistory, once recordHistory threw) is not
+      // started either when the target's own file still throws the starter's error for it.
+      const untouched = targetDir ? starterFunctions(file, targetDir) : [];
+      const all = own.length > 0 && own.every((f) => functions.has(f) || untouched.includes(f));
+      found.set(d.id, { functions: all ? own : [...functions], all });
       changed = true;
     }
   }

@@ -77,8 +77,8 @@ export interface TargetUserReport {
   networkWhy?: string;
 }
 
-/** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`. */
-export function buildReport(opts: { rubric: Rubric; target: string; seed: number; gradedWith: GradedWith; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string }): Report {
+/** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`; `targetDir`, the graded folder, tells which starter functions it has not started. */
+export function buildReport(opts: { rubric: Rubric; target: string; seed: number; gradedWith: GradedWith; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string; targetDir?: string }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
@@ -115,7 +115,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     const partial = checks.length < d.checks.length ? { partial: { maxPoints: deliverablePoints(d) } } : {};
     deliverables.push({ id: d.id, title: d.title, kind: d.kind, status: "graded", points: sum((c) => c.points), maxPoints: sum((c) => c.maxPoints), checks, crashStates: sum((c) => c.crashStates), durationMs, ...partial, ...(measured.length > 0 ? { measurements: measured } : {}) });
   }
-  for (const [id, why] of notStartedDeliverables(deliverables, opts.rubric)) deliverables.find((d) => d.id === id)!.notStarted = why;
+  for (const [id, why] of notStartedDeliverables(deliverables, opts.rubric, undefined, { targetDir: opts.targetDir })) deliverables.find((d) => d.id === id)!.notStarted = why;
   const graded = deliverables.filter((d) => d.status === "graded");
   const total = (kind: string, f: (d: DeliverableReport) => number) => graded.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
   // The lab's whole points of a kind: every enabled deliverable with checks, every check.

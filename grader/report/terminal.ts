@@ -8,11 +8,15 @@ import { checkedLine, commandLabel, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import { pictureLines } from "./picture-lines.js";
 import type { CheckReport, Report } from "./report.js";
+import type { Rubric } from "../rubric.js";
 
 const MARK = { passed: "✓", failed: "✗", blocked: "–", error: "!" } as const;
 
-/** Renders the report as the student reads it, laid out for `width` columns (80 by default). */
-export function renderScoreboard(report: Report, opts: { color: boolean; seconds: number; width?: number }): string {
+/**
+ * Renders the report as the student reads it, laid out for `width` columns (80 by default). With
+ * the grade's `rubric`, a full grade in which nothing is started ends with where to start.
+ */
+export function renderScoreboard(report: Report, opts: { color: boolean; seconds: number; width?: number; rubric?: Pick<Rubric, "deliverables"> }): string {
   const c = pc.createColors(opts.color);
   const width = opts.width ?? 80;
   const text = (line: string, indent = 0) => hanging(line, { indent, width });
@@ -37,7 +41,24 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   const bonus = report.maxBonus > 0 ? `, bonus ${report.bonus}/${report.maxBonus}` : "";
   const total = report.partial ? c.bold(partialLine(report)) : c.bold(`Score ${report.score}/${report.maxScore}${bonus}`);
   out.push(...text(total + c.dim(` · ${checkedLine(report, opts.seconds)}`)));
+  const start = opts.rubric && firstStep(report, opts.rubric);
+  if (start) out.push(...text(c.bold(start)));
   return out.join("\n");
+}
+
+/**
+ * "Start with Phase 1: starter/checkpoint.ts (HANDOUT.md, Phase 1)": the manifest's first
+ * deliverable and its file, for a full grade in which no deliverable is started (the untouched
+ * starter); null for any other grade.
+ */
+export function firstStep(report: Report, rubric: Pick<Rubric, "deliverables">): string | null {
+  const graded = report.deliverables.filter((d) => d.status === "graded");
+  if (report.partial || graded.length === 0 || graded.some((d) => !d.notStarted)) return null;
+  const first = rubric.deliverables.find((d) => d.enabled && d.checks.length > 0);
+  if (!first) return null;
+  // "Phase 1: atomic checkpoint" is "## Phase 1: an atomic checkpoint" in the handout: the part before the colon names both.
+  const name = first.title.split(":")[0]!.trim();
+  return `Start with ${name}: ${report.target || "starter"}/${first.file} (HANDOUT.md, ${name})`;
 }
 
 /** A check's row, its note when it passed with one, and for one that did not pass its story (or, when `told` holds the same story for an earlier check, a reference to it) and replay. */

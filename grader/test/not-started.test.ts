@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { notImplementedIn, notStartedDeliverables, notStartedLine, starterFunctions } from "../report/not-started.js";
-import type { CheckReport, DeliverableReport } from "../report/report.js";
+import type { CheckReport, DeliverableReport, Report } from "../report/report.js";
+import { firstStep, renderScoreboard } from "../report/terminal.js";
 import { loadRubric } from "../rubric.js";
 
 const rubric = loadRubric();
@@ -76,5 +77,33 @@ describe("a deliverable not started", () => {
   test("a starter with no starter/ copy of the file: its functions are named, never 'not started'", () => {
     const found = notStartedDeliverables([allFailed("phase2", threw("runTask", "runner.ts"))], rubric, path.join(REPO_ROOT, "no-starter-here"));
     expect(found.get("phase2")).toEqual({ functions: ["runTask (runner.ts)"], all: false });
+  });
+
+  test("the untouched diff.ts: its checks name firstDivergence and recordHistory only, and loadHistory, which none reached, still throws in the target's file: 'not started', naming all three", () => {
+    const diff = allFailed("stretch-diff", `${threw("firstDivergence", "diff.ts")}; ${threw("recordHistory", "diff.ts")}`);
+    const graded = notStartedDeliverables([diff], rubric, undefined, { targetDir: path.join(REPO_ROOT, "starter") }).get("stretch-diff")!;
+    expect(notStartedLine(graded)).toBe("not started: recordHistory, loadHistory and firstDivergence are not implemented yet (diff.ts)");
+    // Without the target's file to read, the functions no check reached are not known to be missing.
+    expect(notStartedDeliverables([diff], rubric).get("stretch-diff")!.all).toBe(false);
+  });
+});
+
+describe("the first step, at the end of the scoreboard", () => {
+  const phase1 = allFailed("phase1", `${threw("atomicCheckpoint", "checkpoint.ts")} and ${threw("loadCheckpoint", "checkpoint.ts")}`);
+  const report = (deliverables: DeliverableReport[], partial = false): Report => ({
+    schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: 35, bonus: 0, maxBonus: 0, deliverables, stats: { crashStates: 0, durationMs: 0 },
+    ...(partial ? { partial: { only: ["phase1"], maxScore: 100, maxBonus: 50 } } : {}),
+  });
+
+  test("a full grade with nothing started ends with the manifest's first deliverable and its file; any other grade does not", () => {
+    phase1.notStarted = { functions: ["atomicCheckpoint (checkpoint.ts)", "loadCheckpoint (checkpoint.ts)"], all: true };
+    const untouched = renderScoreboard(report([phase1]), { color: false, seconds: 1, width: 80, rubric });
+    expect(untouched.split("\n").at(-1)).toBe("Start with Phase 1: starter/checkpoint.ts (HANDOUT.md, Phase 1)");
+    // Taken from the manifest: another first deliverable is named with its own file.
+    const reordered = { deliverables: [rubric.deliverables[1]!, rubric.deliverables[0]!] };
+    expect(firstStep(report([phase1]), reordered)).toBe("Start with Phase 2: starter/runner.ts (HANDOUT.md, Phase 2)");
+    expect(firstStep(report([phase1], true), rubric)).toBeNull();
+    expect(firstStep(report([phase1, deliverable("phase2")]), rubric)).toBeNull();
+    expect(renderScoreboard(report([deliverable("phase2")]), { color: false, seconds: 1, width: 80, rubric })).not.toContain("Start with");
   });
 });
