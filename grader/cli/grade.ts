@@ -116,7 +116,7 @@ async function main(): Promise<number> {
       console.log(renderReplay(replayed, { color, width: outputWidth(process.stdout) }));
       return replayed.exitCode;
     }
-    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout) }));
+    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout), rubric }));
     // The last line, when a failure has a picture: the page draws it properly. A story alone
     // (a compile error) is all on the scoreboard already.
     if (own && hasPicture(report)) console.log(`See each crash: ${path.relative(process.cwd(), own.html)}`);
@@ -189,7 +189,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];
   const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
   // What graded it is this grade's, never the cached verdicts' (their key holds the Node version and the grader's files).
-  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath });
+  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath, targetDir: config.targetDir });
   for (const d of report.deliverables) if (found.hits.has(d.id)) d.cached = true;
   return { report, verdicts: metas };
 }
