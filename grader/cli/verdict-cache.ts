@@ -1,11 +1,14 @@
 // The verdict cache of a student's own grades: a deliverable whose inputs have not changed since
 // a grade on this machine takes that grade's verdicts instead of running again (grades are
-// deterministic, so a cached verdict is the same verdict). Its key holds everything a verdict
-// depends on: the grader's own code (its stand-ins included) and lab files, the rubric, the seed, the checks
-// selected, the code the deliverable compiles (its file and everything it imports), the keys of
-// the deliverables its checks build on, who the code runs as, and the Node version. An entry is
-// signed with a secret of this machine's user: a corrupt, foreign or forged one is ignored.
-// A grade that counts (CI, the platforms' scripts, grade-batch) never reads or writes it.
+// deterministic, so a cached verdict is the same verdict). An entry is found by what the grade
+// was asked (the grader's code its checks and sandbox run, its stand-ins, the lab, the rubric, the seed,
+// the checks selected, who the code runs as, the Node version, and the same of the deliverables
+// whose verdicts it reads), then taken only while every file its grade read of the target (every
+// file compiled for it or for what it measures, the folders an import looked in, the compiler's
+// settings: target/trace.ts), and of the deliverables whose verdicts it read, is as it was.
+// An entry is signed with a secret of this machine's user: a corrupt, foreign or forged one is
+// ignored. A grade that counts (CI, the platforms' scripts, grade-batch) never reads or writes it.
+import { build } from "esbuild";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,17 +17,25 @@ import { isSelected, type GradeConfig } from "../grading/config.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import type { MeasurementMeta } from "../report/measurement.js";
 import { REPO_ROOT } from "../paths.js";
-import { deliverableModules } from "../rubric.js";
-import { bundleTarget } from "../target/bundle.js";
+import { GRADER_BUILD } from "./grader-build.mjs";
+import { deliverableModules, rubricDeliverable, type Rubric } from "../rubric.js";
+import { buildName, standInsCompiled, stillTrue, tracesLeft, union, type Trace } from "../target/trace.js";
 
 /** The shape of an entry; a new shape makes every older entry a miss. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** The most entries kept: the oldest go first. */
 export const MAX_ENTRIES = 64;
-/** The folders whose files are the grader's inputs (besides the target's): its code, the lab. */
-const GRADER_INPUTS = ["grader", "lab", "package-lock.json"];
-/** Folders of the grader that no verdict depends on: its own tests and their fixtures. */
-const NOT_INPUTS = new Set([path.join("grader", "test"), path.join("grader", "fixtures")]);
+/**
+ * The grader's files a verdict depends on besides the code its checks and its sandbox host are
+ * compiled from (graderDigests): the stand-ins compiled into a target, the lab, the packages'
+ * versions, and how a grade compiles its checks and keeps their verdicts.
+ */
+const GRADER_INPUTS = ["grader/stand-ins", "lab", "package-lock.json", "grader/cli/grade.ts", "grader/cli/compile-checks.ts", "grader/cli/grader-build.mjs", "grader/cli/verdict-cache.ts"];
+/**
+ * The variable that names a cache folder of its own: the grader's tests grade through a cache
+ * there with CI set. --no-cache, which every grade that counts is run with, still turns it off.
+ */
+export const CACHE_DIR_VARIABLE = "CHECKPOINT_LAB_CACHE_DIR";
 
 /** What a deliverable's grade left: its checks' verdicts and what it measured. */
 export interface CachedVerdicts {
@@ -36,25 +47,42 @@ interface Entry extends CachedVerdicts {
   format: number;
   key: string;
   deliverable: string;
+  /** What its grade read of the target, and its upstream deliverables' grades read, each with its digest then. */
+  inputs: Trace;
   mac: string;
 }
 
 /** Why the cache is not used for this grade, or null when it is. */
 export function cacheOff(opts: { noCache: boolean; replay: boolean; env: NodeJS.ProcessEnv }): string | null {
   if (opts.noCache) return "--no-cache";
-  if (opts.env.CI) return "CI is set: a grade that counts never reads a cache";
   if (opts.replay) return "a replay runs its case";
+  if (opts.env.CI && !opts.env[CACHE_DIR_VARIABLE]) return "CI is set: a grade that counts never reads a cache";
   return null;
 }
 
-/** The cache in `dir` (.grade/cache in the repository by default), signed with this user's secret. */
+/** The cache's folder: the one CACHE_DIR_VARIABLE names, else .grade/cache in the repository. */
+export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  return env[CACHE_DIR_VARIABLE] ? path.resolve(env[CACHE_DIR_VARIABLE]) : path.join(REPO_ROOT, ".grade", "cache");
+}
+
+/** What a grade's lookup found, kept for storing this grade's verdicts once it ends. */
+interface Looked {
+  config: GradeConfig;
+  keys: Map<string, string>;
+  hits: Map<string, CachedVerdicts & { inputs: Trace }>;
+}
+
+/** The cache in `dir` (cacheFolder() by default), signed with this user's secret. */
 export class VerdictCache {
+  /** This grade's lookup (lookUp), which store() completes. */
+  looked: Looked | undefined;
+
   private constructor(
     private readonly dir: string,
     private readonly secret: Buffer,
   ) {}
 
-  static open(dir = path.join(REPO_ROOT, ".grade", "cache"), secretFile = defaultSecretFile()): VerdictCache | null {
+  static open(dir = cacheFolder(), secretFile = defaultSecretFile()): VerdictCache | null {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       return new VerdictCache(dir, readOrMakeSecret(secretFile));
@@ -63,25 +91,39 @@ export class VerdictCache {
     }
   }
 
-  /** The verdicts stored under `key` for `deliverable`, or undefined for a miss (absent, corrupt, foreign, or of another shape). */
-  get(key: string, deliverable: string): CachedVerdicts | undefined {
+  /**
+   * The verdicts stored under `key` for `deliverable` whose every input still has its digest in
+   * `targetDir`, or undefined for a miss (none, or each changed, corrupt, foreign or of another shape).
+   */
+  get(key: string, deliverable: string, targetDir: string): (CachedVerdicts & { inputs: Trace }) | undefined {
+    let names: string[];
     try {
-      const entry = JSON.parse(fs.readFileSync(this.file(key), "utf8")) as Entry;
-      if (entry.format !== FORMAT || entry.key !== key || entry.deliverable !== deliverable) return undefined;
-      if (entry.mac !== this.sign(entry)) return undefined;
-      if (!Array.isArray(entry.verdicts) || entry.verdicts.some((v) => v.deliverable !== deliverable)) return undefined;
-      return { verdicts: entry.verdicts, measurements: Array.isArray(entry.measurements) ? entry.measurements : [] };
+      names = fs.readdirSync(this.dir).filter((n) => n.startsWith(`${key}-`) && n.endsWith(".json"));
     } catch {
       return undefined;
     }
+    for (const name of names) {
+      try {
+        const entry = JSON.parse(fs.readFileSync(path.join(this.dir, name), "utf8")) as Entry;
+        if (entry.format !== FORMAT || entry.key !== key || entry.deliverable !== deliverable) continue;
+        if (entry.mac !== this.sign(entry)) continue;
+        if (!Array.isArray(entry.verdicts) || entry.verdicts.some((v) => v.deliverable !== deliverable)) continue;
+        if (!entry.inputs || typeof entry.inputs !== "object" || !stillTrue(targetDir, entry.inputs)) continue;
+        return { verdicts: entry.verdicts, measurements: Array.isArray(entry.measurements) ? entry.measurements : [], inputs: entry.inputs };
+      } catch {
+        // A corrupt entry is a miss.
+      }
+    }
+    return undefined;
   }
 
-  /** Stores a deliverable's verdicts under `key`, then drops the oldest entries beyond MAX_ENTRIES. */
-  put(key: string, deliverable: string, value: CachedVerdicts): void {
-    const entry = { format: FORMAT, key, deliverable, verdicts: value.verdicts, measurements: value.measurements, mac: "" };
+  /** Stores a deliverable's verdicts under `key` with the inputs they were read from, then drops the oldest entries beyond MAX_ENTRIES. */
+  put(key: string, deliverable: string, value: CachedVerdicts & { inputs: Trace }): void {
+    const entry = { format: FORMAT, key, deliverable, inputs: value.inputs, verdicts: value.verdicts, measurements: value.measurements, mac: "" };
     entry.mac = this.sign(entry);
     try {
-      const file = this.file(key);
+      // One entry per key and inputs: the same code graded again replaces its entry, other code of the same grade adds one.
+      const file = path.join(this.dir, `${key}-${createHash("sha256").update(JSON.stringify(value.inputs)).digest("hex").slice(0, 16)}.json`);
       fs.writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(entry));
       fs.renameSync(`${file}.${process.pid}.tmp`, file);
       const entries = fs.readdirSync(this.dir).filter((n) => n.endsWith(".json")).map((n) => ({ n, t: fs.statSync(path.join(this.dir, n)).mtimeMs }));
@@ -91,10 +133,6 @@ export class VerdictCache {
     }
   }
 
-  private file(key: string): string {
-    return path.join(this.dir, `${key}.json`);
-  }
-
   private sign(entry: Omit<Entry, "mac"> & { mac?: string }): string {
     const { mac: _mac, ...body } = entry;
     return createHmac("sha256", this.secret).update(JSON.stringify(body)).digest("hex");
@@ -102,55 +140,76 @@ export class VerdictCache {
 }
 
 /**
- * The key of each selected deliverable's verdicts in this grade; a deliverable whose code cannot
- * be compiled here gets none (it is graded, and says why).
+ * The deliverables whose verdicts a deliverable's grade reads: those its checks' `requires` name
+ * (a check built on one that did not pass is not run), and those whose files it runs the grader's
+ * stand-in for (tried only when that deliverable showed a bug: grading/harness.ts). Without
+ * `standIns` (the modules whose stand-ins its builds compiled), every one it builds on.
+ */
+function readsVerdictsOf(rubric: Rubric, id: string, standIns?: string[]): string[] {
+  const deliverable = rubricDeliverable(rubric, id);
+  const required = deliverable.checks.flatMap((c) => c.requires ?? []).map((r) => r.split(".")[0]!);
+  const replaced = (deliverable.buildsOn ?? []).filter((d) => !standIns || standIns.includes(deliverableModules(rubric, d).main));
+  return [...new Set([...required, ...replaced])].filter((d) => d !== id);
+}
+
+/**
+ * The key each of `deliverables` is looked up under in this grade: what the grade is asked, not
+ * what it reads (an entry's inputs verify that). A deliverable's key holds the keys of those
+ * whose verdicts it reads, or that they are not graded here.
  */
 export async function verdictKeys(config: GradeConfig, deliverables: string[]): Promise<Map<string, string>> {
-  const grader = graderDigest();
+  const graders = await graderDigests(deliverables);
   const keys = new Map<string, string>();
-  const scratch = fs.mkdtempSync(path.join(config.work, "cache-key-"));
-  const own = new Map<string, string | null>();
-  for (const id of deliverables) {
-    const files = deliverableModules(config.rubric, id);
-    const bundle = await bundleTarget({ targetDir: config.targetDir, file: `${files.main}.ts`, outFile: path.join(scratch, `${id}.cjs`) });
-    own.set(id, bundle.ok ? bundle.code : null);
-  }
-  fs.rmSync(scratch, { recursive: true, force: true });
-  // A deliverable's key holds the keys of the deliverables its checks build on (their verdicts decide whether its checks run).
-  const keyOf = (id: string, seen: string[] = []): string | null => {
+  const keyOf = (id: string, seen: string[]): string => {
     if (keys.has(id)) return keys.get(id)!;
-    const code = own.get(id);
-    if (!code || seen.includes(id)) return null;
-    const deliverable = config.rubric.deliverables.find((d) => d.id === id)!;
-    const builtOn = [...new Set(deliverable.checks.flatMap((c) => c.requires ?? []).map((r) => r.split(".")[0]!).filter((d) => d !== id))];
-    const upstream = builtOn.map((d) => (own.has(d) ? keyOf(d, [...seen, id]) : `not graded: ${d}`));
-    if (upstream.includes(null)) return null;
+    if (seen.includes(id)) return `a cycle: ${[...seen, id].join(" > ")}`;
+    const deliverable = rubricDeliverable(config.rubric, id);
+    const upstream = readsVerdictsOf(config.rubric, id).map((d) => (deliverables.includes(d) ? keyOf(d, [...seen, id]) : `not graded: ${d}`));
     const key = createHash("sha256")
       .update(JSON.stringify({
-        format: FORMAT, grader, rubric: config.rubric, seed: config.seed, node: process.version, code, upstream, target: config.targetArg,
+        format: FORMAT, grader: graders.get(id), rubric: config.rubric, seed: config.seed, node: process.version, upstream, target: config.targetArg, deliverable: id,
         selected: deliverable.checks.map((c) => c.id).filter((c) => isSelected(config, c)),
+        // What it measures is selected with the whole deliverable, or by its own id.
+        named: config.only.length === 0 ? "all" : config.only.filter((o) => o === id || (o.startsWith(`${id}.`) && !deliverable.checks.some((c) => c.id === o))),
         separateUser: config.identity?.separate ?? false,
       }))
       .digest("hex");
     keys.set(id, key);
     return key;
   };
-  for (const id of deliverables) keyOf(id);
+  for (const id of deliverables) keyOf(id, []);
   return keys;
 }
 
-/** A digest of the grader's own inputs: every file of its code, the lab and the lockfile, by path and content. */
-function graderDigest(): string {
-  const hash = createHash("sha256");
+/**
+ * A digest of the grader's code each deliverable's verdicts depend on: every file its checks
+ * (grader/checks/<id>.grade.ts) and the sandbox host (grader/sandbox/runtime/main.ts) are compiled
+ * from, as esbuild reads them, and GRADER_INPUTS; by path and content. The rest of the grader (the
+ * reports, the command line's other files, its tests) changes no verdict.
+ */
+async function graderDigests(deliverables: string[]): Promise<Map<string, string>> {
+  const host = path.join(REPO_ROOT, "grader/sandbox/runtime/main.ts");
+  const entries = Object.fromEntries([...deliverables.map((id) => [id, path.join(REPO_ROOT, "grader/checks", `${id}.grade.ts`)]), ["host", host]]);
+  const built = await build({ ...GRADER_BUILD, entryPoints: entries, outdir: path.join(REPO_ROOT, ".grade", "digest"), write: false, metafile: true, logLevel: "silent" });
+  const inputsOf = (name: string) => Object.entries(built.metafile.outputs).find(([out]) => path.basename(out, path.extname(out)) === name)?.[1].inputs ?? {};
+  const shared = createHash("sha256");
   const walk = (rel: string) => {
     const abs = path.join(REPO_ROOT, rel);
-    if (!fs.existsSync(abs) || NOT_INPUTS.has(rel)) return;
+    if (!fs.existsSync(abs)) return;
     if (fs.statSync(abs).isDirectory()) {
       for (const name of fs.readdirSync(abs).sort()) if (name !== "node_modules" && !name.startsWith(".")) walk(path.join(rel, name));
-    } else hash.update(`${rel}\0`).update(fs.readFileSync(abs)).update("\0");
+    } else shared.update(`${rel}\0`).update(fs.readFileSync(abs)).update("\0");
   };
   for (const input of GRADER_INPUTS) walk(input);
-  return hash.digest("hex");
+  for (const input of Object.keys(inputsOf("host")).sort()) shared.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+  const common = shared.digest("hex");
+  const digests = new Map<string, string>();
+  for (const id of deliverables) {
+    const hash = createHash("sha256").update(common);
+    for (const input of Object.keys(inputsOf(id)).sort()) hash.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+    digests.set(id, hash.digest("hex"));
+  }
+  return digests;
 }
 
 function defaultSecretFile(): string {
@@ -177,26 +236,55 @@ export interface CacheLookup {
   hits: Map<string, CachedVerdicts>;
 }
 
-/** Looks up each of `deliverables` in `cache`. */
+/** Looks up each of `deliverables` in `cache`; the cache keeps what it found for store(). */
 export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverables: string[]): Promise<CacheLookup> {
   const keys = await verdictKeys(config, deliverables);
-  const hits = new Map<string, CachedVerdicts>();
+  const hits = new Map<string, CachedVerdicts & { inputs: Trace }>();
   for (const [id, key] of keys) {
-    const hit = cache.get(key, id);
+    const hit = cache.get(key, id, config.targetDir);
     if (hit) hits.set(id, hit);
   }
-  return { keys, hits };
+  cache.looked = { config, keys, hits };
+  return { keys, hits: new Map([...hits].map(([id, { verdicts, measurements }]) => [id, { verdicts, measurements }])) };
 }
 
 /**
- * Stores the verdicts of each deliverable graded now (`graded`), unless a check of it met a
- * time limit or could not run: such a verdict may depend on the machine, not only on the code.
+ * Stores the verdicts of each deliverable graded now (`graded`) with what its grade read (left in
+ * the grade's scratch by its builds: target/trace.ts) and what the grades of the deliverables
+ * whose verdicts it read did. Nothing is stored for a deliverable when a check of it met a time
+ * limit or could not run (such a verdict may depend on the machine, not only on the code), nor
+ * when what it read is not all known: an entry is never taken on a guess.
  */
 export function store(cache: VerdictCache, keys: Map<string, string>, graded: string[], found: CachedVerdicts): void {
+  const looked = cache.looked;
+  if (!looked) return;
+  const { config } = looked;
+  const selected = [...keys.keys()];
+  // What each deliverable's grade read, its upstream's included; null when it is not known.
+  const inputs = new Map<string, Trace | null>();
+  const inputsOf = (id: string, seen: string[]): Trace | null => {
+    if (inputs.has(id)) return inputs.get(id)!;
+    if (seen.includes(id)) return null;
+    let own: Trace | null;
+    if (looked.hits.has(id)) own = looked.hits.get(id)!.inputs;
+    else if (!graded.includes(id) || found.verdicts.some((v) => v.deliverable === id && (v.limitHit || v.status === "error"))) own = null;
+    else {
+      const files = deliverableModules(config.rubric, id);
+      const measured = found.measurements.filter((m) => m.deliverable === id).map((m) => tracesLeft(config.work, m.report.id));
+      const built = [tracesLeft(config.work, buildName(files.main, files.earlier)), ...measured];
+      const read = built.includes(null) ? null : union(built as Trace[]);
+      // Upstream, read precisely: the deliverables its checks require, and those whose file's stand-in it compiled.
+      const upstream = read && readsVerdictsOf(config.rubric, id, standInsCompiled(read)).filter((d) => selected.includes(d)).map((d) => inputsOf(d, [...seen, id]));
+      own = !read || !upstream || upstream.includes(null) ? null : union([read, ...(upstream as Trace[])]);
+    }
+    inputs.set(id, own);
+    return own;
+  };
   for (const id of graded) {
     const key = keys.get(id);
     const verdicts = found.verdicts.filter((v) => v.deliverable === id);
-    if (!key || verdicts.length === 0 || verdicts.some((v) => v.limitHit || v.status === "error")) continue;
-    cache.put(key, id, { verdicts, measurements: found.measurements.filter((m) => m.deliverable === id) });
+    const read = inputsOf(id, []);
+    if (!key || verdicts.length === 0 || !read) continue;
+    cache.put(key, id, { verdicts, measurements: found.measurements.filter((m) => m.deliverable === id), inputs: read });
   }
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { prepareTarget, type Variant } from "./prepare.js";
+import { leaveTrace, union, type Trace } from "../target/trace.js";
 import { sandboxStory } from "./property.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
@@ -31,11 +32,16 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
   // Bundled into a folder of its own: a check may be writing the same module's bundle meanwhile.
   const work = path.join(config.work, "measure");
   fs.mkdirSync(work, { recursive: true });
+  const traces: Trace[] = [];
   for (const main of m.modules) {
-    const prepared = await prepareTarget({ ...config, work }, { main });
+    const prepared = await prepareTarget(config, { main }, { bundles: work });
     if (prepared.variants[0]) Object.assign(bundles, prepared.variants[0].bundles);
     else unusable[main] = prepared.problem ?? `${main}.ts could not be compiled`;
+    traces.push(prepared.inputs);
   }
+  // Its report depends on every module it runs: the verdict cache keys it by all their reads.
+  const inputs = union(traces);
+  if (inputs) leaveTrace(config.work, m.id, inputs);
   const variant: Variant = { label: "", bundles, standIns: [] };
   const ctx = new CheckContext(config, m.id, variant);
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a

@@ -9,6 +9,7 @@ import path from "node:path";
 import { STAND_INS_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
 import { wholeFileStory } from "../report/whole-file.js";
+import { buildName, leaveTrace, traceOfBuild, type Trace } from "../target/trace.js";
 import type { GradeConfig } from "./config.js";
 
 /** What a deliverable compiles: its own module, and the earlier modules it imports. */
@@ -38,20 +39,28 @@ export interface PreparedTarget {
   unusable?: string;
   /** The variants with stand-ins that do not compile although the student's own files do: a failure says it could not try them. */
   untried?: { label: string; problem: string }[];
+  /** What its builds read of the target, every variant's (the verdict cache's key: target/trace.ts). */
+  inputs: Trace;
 }
 
-/** Bundles the deliverable's file in every combination of the student's earlier files and the grader's stand-ins for them. */
-export async function prepareTarget(config: GradeConfig, files: DeliverableFiles): Promise<PreparedTarget> {
+/**
+ * Bundles the deliverable's file in every combination of the student's earlier files and the
+ * grader's stand-ins for them, into `bundles` (the grade's scratch by default). What the builds
+ * read is left in the grade's scratch for the verdict cache (target/trace.ts).
+ */
+export async function prepareTarget(config: GradeConfig, files: DeliverableFiles, { bundles = config.work }: { bundles?: string } = {}): Promise<PreparedTarget> {
   const variants: Variant[] = [];
   // A variant that compiles to the same code as one before it (a stand-in runner.ts imports no
   // checkpoint.ts, so the stand-in for that changes nothing) is not tried again: the same code gets the same verdict.
   const codes = new Set<string>();
   let problem: string | undefined;
   const untried: { label: string; problem: string }[] = [];
+  const read = new Set<string>();
   for (const standIns of combinations((files.earlier ?? []).filter(hasStandIn))) {
     const file = `${files.main}.ts`;
     const key = createHash("sha256").update(`${config.targetDir}:${file}:${standIns.join(",")}`).digest("hex").slice(0, 10);
-    const result = await bundleTarget({ targetDir: config.targetDir, file, standIns, outFile: path.join(config.work, `${files.main}-${key}.cjs`) });
+    const result = await bundleTarget({ targetDir: config.targetDir, file, standIns, outFile: path.join(bundles, `${files.main}-${key}.cjs`) });
+    for (const r of result.read) read.add(r);
     // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
     if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
     if (result.ok && !codes.has(result.code)) variants.push({ label: describe(standIns), bundles: { [files.main]: result.file }, standIns });
@@ -64,7 +73,9 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
     }
   }
   const ownFilesWork = variants[0]?.label === "";
-  return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}) };
+  const inputs = traceOfBuild(config.targetDir, [...read]);
+  leaveTrace(config.work, buildName(files.main, files.earlier), inputs);
+  return { variants, problem: variants.length === 0 ? problem : undefined, unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}), inputs };
 }
 
 /** Whether the grader has a stand-in for the module (checkpoint, runner). */

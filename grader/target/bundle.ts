@@ -22,13 +22,18 @@ export interface BundleRequest {
   outFile: string;
 }
 
-/** `code`: a digest of what the bundle runs, the same for two bundles of the same code wherever their files lie. */
-export type BundleResult = { ok: true; file: string; code: string } | { ok: false; problem: string };
+/**
+ * `code`: a digest of what the bundle runs, the same for two bundles of the same code wherever
+ * their files lie. `read`: the absolute path of every file the build read, the entry first (also
+ * when it is missing or does not compile): what the verdict cache keys a deliverable's verdicts by.
+ */
+export type BundleResult = ({ ok: true; file: string; code: string } | { ok: false; problem: string }) & { read: string[] };
 
 /** Bundles `targetDir/file` to `outFile`, or says in the student's terms why it cannot ("is missing", "does not compile: ..."; whole-file.ts names the file). */
 export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   const entry = path.join(req.targetDir, req.file);
-  if (!fs.existsSync(entry)) return { ok: false, problem: "is missing" };
+  const read = new Set([entry]);
+  if (!fs.existsSync(entry)) return { ok: false, problem: "is missing", read: [...read] };
   const options = {
     entryPoints: [entry],
     bundle: true,
@@ -40,16 +45,16 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     nodePaths: [path.join(REPO_ROOT, "node_modules")],
     // A CommonJS bundle has no import.meta: the sandbox passes the entry file's own values.
     define: { "import.meta.url": "__entryUrl", "import.meta.filename": "__entryFile", "import.meta.dirname": "__entryDir" },
-    plugins: [labModule(), standInsFor(req.targetDir, req.standIns ?? []), notTheGradersFiles(req.targetDir)],
+    plugins: [labModule(), standInsFor(req.targetDir, req.standIns ?? []), notTheGradersFiles(req.targetDir), recordReads(read)],
     metafile: true,
   } satisfies BuildOptions;
   try {
     const result = await build({ ...options, format: "cjs", outfile: req.outFile });
-    return { ok: true, file: req.outFile, code: codeDigest(fs.readFileSync(req.outFile, "utf8"), result.metafile) };
+    return { ok: true, file: req.outFile, code: codeDigest(fs.readFileSync(req.outFile, "utf8"), result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     if (!errors.some((e) => /top-level await/i.test(e.text))) {
-      return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error) };
+      return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error), read: [...read] };
     }
   }
   // Top-level await: an ES module bundle, run as the body of an async function.
@@ -57,10 +62,10 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]) });
     const text = esmBundleToAsyncBody(result.outputFiles[0]!.text);
     fs.writeFileSync(req.outFile, text);
-    return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile) };
+    return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
-    return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error) };
+    return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error), read: [...read] };
   }
 }
 
@@ -73,6 +78,14 @@ function codeDigest(text: string, metafile: Metafile): string {
   const inputs = new Set(Object.keys(metafile.inputs).map((input) => `// ${input}`));
   const code = text.split("\n").filter((line) => !inputs.has(line) && !line.startsWith("//# sourceMappingURL="));
   return createHash("sha256").update(code.join("\n")).digest("hex");
+}
+
+/**
+ * Notes every file the build loads, a build that fails included (esbuild's metafile comes only
+ * with a success): returning nothing lets esbuild load the file as it would have.
+ */
+function recordReads(read: Set<string>): Plugin {
+  return { name: "record-reads", setup: (b) => b.onLoad({ filter: /.*/ }, (args) => void (args.namespace === "file" && read.add(args.path))) };
 }
 
 /** The lab module is provided by the sandbox at run time. */

@@ -1,7 +1,7 @@
 // The verdict cache of a student's own grades: an entry is taken only when it is this machine's
-// user's, whole, and under the key of exactly these inputs; a key changes with the files a
-// deliverable compiles and with the deliverables it builds on, and with nothing else of the
-// target; a grade with CI set, --no-cache or a replay never uses it; and a grade that takes a
+// user's, whole, under the key of what this grade asks, and while every input it recorded is as
+// it was (verdict-cache-mutations.test.ts changes each one); a grade with CI set (unless the
+// tests' cache folder is named), --no-cache or a replay never uses it; and a grade that takes a
 // deliverable from it says so and gives the same verdicts.
 import fs from "node:fs";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { loadRubric } from "../rubric.js";
 import type { GradeConfig } from "../grading/config.js";
 import type { CheckMeta } from "../grading/verdict.js";
-import { MAX_ENTRIES, VerdictCache, cacheOff, verdictKeys } from "../cli/verdict-cache.js";
+import { CACHE_DIR_VARIABLE, MAX_ENTRIES, VerdictCache, cacheOff, verdictKeys } from "../cli/verdict-cache.js";
 import { gradedWith } from "../report/graded-with.js";
 import { comparable, grade, prose } from "./support/grade.js";
 
@@ -27,80 +27,98 @@ async function folder(): Promise<string> {
 }
 
 const meta = (id: string, deliverable: string): CheckMeta => ({ id, deliverable, status: "passed", crashStates: 3, durationMs: 5, span: [1, 6] });
-const VALUE = { verdicts: [meta("phase1.round-trip", "phase1")], measurements: [] };
+/** An entry whose one input is a file of the target folder `here` names: absent at first. */
+const VALUE = { verdicts: [meta("phase1.round-trip", "phase1")], measurements: [], inputs: { "file:checkpoint.ts": "absent" } };
 
 describe("cache entries", () => {
-  test("an entry put is got back under its key and deliverable, and under no other", async () => {
+  test("an entry put is got back under its key and deliverable, and under no other, while its inputs are as they were", async () => {
     const root = await folder();
+    const here = await folder();
     const cache = VerdictCache.open(path.join(root, "cache"), path.join(root, "secret"))!;
     cache.put("k1", "phase1", VALUE);
-    expect(cache.get("k1", "phase1")).toEqual(VALUE);
-    expect(cache.get("k2", "phase1")).toBeUndefined();
-    expect(cache.get("k1", "phase2")).toBeUndefined();
+    expect(cache.get("k1", "phase1", here)).toEqual(VALUE);
+    expect(cache.get("k2", "phase1", here)).toBeUndefined();
+    expect(cache.get("k1", "phase2", here)).toBeUndefined();
+    fs.writeFileSync(path.join(here, "checkpoint.ts"), "");
+    expect(cache.get("k1", "phase1", here)).toBeUndefined();
+    // Two entries under one key, for two versions of the file: each is taken with its own version.
+    const written = { ...VALUE, inputs: { "file:checkpoint.ts": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" } };
+    cache.put("k1", "phase1", written);
+    expect(cache.get("k1", "phase1", here)).toEqual(written);
+    fs.rmSync(path.join(here, "checkpoint.ts"));
+    expect(cache.get("k1", "phase1", here)).toEqual(VALUE);
   });
 
-  test("a corrupt entry, one signed by another user's secret, one of another format or moved to another key is ignored", async () => {
+  test("a corrupt entry, one signed by another user's secret, one whose inputs were rewritten, one of another format or moved to another key is ignored", async () => {
     const root = await folder();
     const cache = VerdictCache.open(path.join(root, "cache"), path.join(root, "secret"))!;
     const other = VerdictCache.open(path.join(root, "cache"), path.join(root, "other-secret"))!;
-    const file = (key: string) => path.join(root, "cache", `${key}.json`);
+    const here = await folder();
     other.put("foreign", "phase1", VALUE);
-    expect(cache.get("foreign", "phase1")).toBeUndefined();
-    expect(other.get("foreign", "phase1")).toEqual(VALUE);
+    expect(cache.get("foreign", "phase1", here)).toBeUndefined();
+    expect(other.get("foreign", "phase1", here)).toEqual(VALUE);
     cache.put("k", "phase1", VALUE);
+    const [name] = fs.readdirSync(path.join(root, "cache")).filter((n) => n.startsWith("k-"));
+    const file = (key: string) => path.join(root, "cache", name!.replace(/^k-/, `${key}-`));
     fs.copyFileSync(file("k"), file("moved"));
-    expect(cache.get("moved", "phase1")).toBeUndefined();
+    expect(cache.get("moved", "phase1", here)).toBeUndefined();
     const entry = JSON.parse(fs.readFileSync(file("k"), "utf8"));
     fs.writeFileSync(file("k"), JSON.stringify({ ...entry, verdicts: [{ ...entry.verdicts[0], status: "failed" }] }));
-    expect(cache.get("k", "phase1")).toBeUndefined();
+    expect(cache.get("k", "phase1", here)).toBeUndefined();
+    // Inputs rewritten to match another version of the file: the signature no longer holds.
+    fs.writeFileSync(file("k"), JSON.stringify({ ...entry, inputs: { "file:checkpoint.ts": "0".repeat(64) } }));
+    expect(cache.get("k", "phase1", here)).toBeUndefined();
     fs.writeFileSync(file("k"), JSON.stringify({ ...entry, format: 0 }));
-    expect(cache.get("k", "phase1")).toBeUndefined();
+    expect(cache.get("k", "phase1", here)).toBeUndefined();
     fs.writeFileSync(file("k"), "{ not json");
-    expect(cache.get("k", "phase1")).toBeUndefined();
+    expect(cache.get("k", "phase1", here)).toBeUndefined();
   });
 
   test(`at most ${MAX_ENTRIES} entries are kept: the oldest go first`, async () => {
     const root = await folder();
+    const here = await folder();
     const cache = VerdictCache.open(path.join(root, "cache"), path.join(root, "secret"))!;
     for (let i = 0; i < MAX_ENTRIES + 3; i++) {
       cache.put(`k${i}`, "phase1", VALUE);
-      fs.utimesSync(path.join(root, "cache", `k${i}.json`), 1000 + i, 1000 + i);
+      const [name] = fs.readdirSync(path.join(root, "cache")).filter((n) => n.startsWith(`k${i}-`));
+      fs.utimesSync(path.join(root, "cache", name!), 1000 + i, 1000 + i);
     }
     cache.put("last", "phase1", VALUE);
     expect(fs.readdirSync(path.join(root, "cache")).filter((n) => n.endsWith(".json"))).toHaveLength(MAX_ENTRIES);
-    expect(cache.get("k0", "phase1")).toBeUndefined();
-    expect(cache.get("last", "phase1")).toEqual(VALUE);
+    expect(cache.get("k0", "phase1", here)).toBeUndefined();
+    expect(cache.get("last", "phase1", here)).toEqual(VALUE);
   });
 
-  test("CI, --no-cache and a replay turn the cache off, each saying why", () => {
+  test(`CI, --no-cache and a replay turn the cache off, each saying why; ${CACHE_DIR_VARIABLE} turns it on with CI set, never with --no-cache or a replay`, () => {
     expect(cacheOff({ noCache: false, replay: false, env: {} })).toBeNull();
     expect(cacheOff({ noCache: false, replay: false, env: { CI: "true" } })).toMatch(/CI is set/);
     expect(cacheOff({ noCache: true, replay: false, env: {} })).toBe("--no-cache");
     expect(cacheOff({ noCache: false, replay: true, env: {} })).toMatch(/replay/);
+    const named = { CI: "true", [CACHE_DIR_VARIABLE]: "/somewhere" };
+    expect(cacheOff({ noCache: false, replay: false, env: named })).toBeNull();
+    expect(cacheOff({ noCache: true, replay: false, env: named })).toBe("--no-cache");
+    expect(cacheOff({ noCache: false, replay: true, env: named })).toMatch(/replay/);
   });
 });
 
 describe("keys", () => {
-  async function keys(edit?: (target: string) => void): Promise<Map<string, string>> {
+  async function keys(edit?: (target: string) => void, only: string[] = [], seed = 1): Promise<Map<string, string>> {
     const target = path.join(await folder(), "t");
     fs.cpSync(SOLUTION_DIR, target, { recursive: true });
     edit?.(target);
-    const config: GradeConfig = { targetDir: target, targetArg: "t", work: await folder(), hostFile: "", seed: 1, only: [], rubric: loadRubric() };
+    const config: GradeConfig = { targetDir: target, targetArg: "t", work: await folder(), hostFile: "", seed, only, rubric: loadRubric() };
     return verdictKeys(config, config.rubric.deliverables.map((d) => d.id));
   }
-  const touch = (file: string) => (target: string) => fs.appendFileSync(path.join(target, file), `\nif (process.env.LAB_EDITED) console.log("edited");\n`);
 
-  test("the same target in another folder has the same keys; an edit changes the keys of the deliverables that compile the file, and of those built on them, only", async () => {
+  test("a key is what the grade asks, not the target's code: the same in another folder and after an edit; the seed and the checks selected change it", async () => {
     const base = await keys();
     expect(await keys()).toEqual(base);
-    const changed = (edited: Map<string, string>) => [...base.keys()].filter((id) => edited.get(id) !== base.get(id));
-    expect(changed(await keys(touch("git-checkpoint.ts")))).toEqual(["stretch-git"]);
-    // runner.ts is compiled by Phase 2 and by Phase 3's session.ts, which imports it.
-    expect(changed(await keys(touch("runner.ts")))).toEqual(["phase2", "phase3"]);
-    // The power-loss, concurrency and disk-fault checks build on phase1.crash-safety.
-    expect(changed(await keys(touch("checkpoint.ts")))).toEqual(expect.arrayContaining(["phase1", "phase2", "phase3", "power-loss", "concurrency", "disk-faults"]));
-    // A comment changes no code: the same key.
-    expect(changed(await keys((t) => fs.appendFileSync(path.join(t, "runner.ts"), "\n// a note to myself\n")))).toEqual([]);
+    expect(await keys((t) => fs.appendFileSync(path.join(t, "runner.ts"), "\nexport const edited = 1;\n"))).toEqual(base);
+    expect(await keys(undefined, [], 2)).not.toEqual(base);
+    // Fewer of Phase 2's checks: its key changes, and the keys of those that may read its verdicts (they build on it), only.
+    const all = await keys(undefined, ["phase2", "stretch-git"]);
+    const fewer = await keys(undefined, ["phase2.complete-run", "stretch-git"]);
+    expect([...all.keys()].filter((id) => all.get(id) !== fewer.get(id))).toEqual(["phase2", "phase3", "stretch-diff"]);
   });
 });
 
