@@ -37,11 +37,12 @@ export class Host {
   private recorder: Recorder | null = null;
   private readonly pending = new PendingOps();
   readonly fs = createRecordingFs(() => this.recorder, this.pending);
-  /** The call the target is in, for `progress` while it waits for a program it runs. */
+  /** The call the target is in and its time limit, for `progress` while it waits for a program it runs. */
   private currentCall = "";
+  private currentLimitMs = 0;
   // Every program the target runs is progress: a call that waits for many of them (a git-backed
   // runner's ten commits) is not a call stuck in a system call.
-  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall, this.currentLimitMs) });
   private nextPid = 4001;
   /** The next process id when the first case of a property began: every case starts from it again. */
   private casePid: number | null = null;
@@ -51,8 +52,11 @@ export class Host {
   private readonly folder: ScenarioFolder;
   /** The scenario whose folder is open, and what to put back when it closes. */
   private current: { root: string; savedCwd: string; savedTmp: string | undefined; savedHome: string | undefined } | null = null;
-  /** Tells the grader that the host is still making progress (set per request by the serving loop). */
-  progress: (call: string) => void = () => {};
+  /**
+   * Tells the grader that the host is still making progress: the call it is in, and that call's
+   * time limit (a call tried again on a busy machine has a longer one). Set per request by the serving loop.
+   */
+  progress: (call: string, limitMs: number) => void = () => {};
 
   constructor(readonly config: HostConfig) {
     this.folder = new ScenarioFolder(config.work, config.tmpBase);
@@ -281,7 +285,7 @@ export class Host {
     const compiled = this.compiledModule(module);
     this.recorder!.callerOf = compiled.frames.callerHook();
     const frames = (error: unknown) => compiled.frames.of(error);
-    const progress = (call: string) => this.progress((this.currentCall = call));
+    const progress = (call: string, limitMs: number) => this.progress((this.currentCall = call), (this.currentLimitMs = limitMs));
     return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
   }
 

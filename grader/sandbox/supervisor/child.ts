@@ -15,7 +15,8 @@ import { targetEnv } from "../identity/target-env.js";
 import type { UserLease } from "../identity/target-user.js";
 import { deathCause, exitSignal, heapMiB, limitedCommand } from "./limits.js";
 import { Tail } from "./tail.js";
-import { killTree, watchdog, type Watchdog } from "./watchdog.js";
+import { killTree, watchdog, type Watchdog, type WatchdogOptions } from "./watchdog.js";
+import type { Activity } from "./process-state.js";
 
 export interface ChildOptions {
   /** The host bundle (supervisor/build-host.ts). */
@@ -142,9 +143,9 @@ export class Child {
     killTree(this.runtimePid);
   }
 
-  /** A watchdog over the runtime (over the shell until the runtime told its id): `expire` once it is stuck for `ms`. */
-  watch(ms: number, expire: () => void): Watchdog {
-    return watchdog(() => this.runtimePid ?? this.subprocess.pid, ms, expire);
+  /** A watchdog over the runtime (over the shell until the runtime told its id): `expire`, with what it was doing, once it is stuck for `ms`. */
+  watch(ms: number, expire: (activity: Activity | null) => void, opts: WatchdogOptions = {}): Watchdog {
+    return watchdog(() => this.runtimePid ?? this.subprocess.pid, ms, expire, opts);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Trace } from "../../crash/model.js";
 import { silenceMs } from "./limits.js";
 import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
+import type { Activity } from "./process-state.js";
 import { UserLease } from "../identity/target-user.js";
 import type { CrashPoint, HostConfig, ManyReply, Reply, Request, RunReply, Scenario } from "../messages/host.js";
 import type { ScenarioStep } from "../messages/scenario.js";
@@ -35,7 +36,7 @@ export class Sandbox {
   private child: Child | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: () => void }>();
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: (limitMs: number) => void }>();
   /** The call the host started last, for messages about a host that died or went silent. */
   private lastCall: string | null = null;
   private readonly traces = new Map<string, Trace>();
@@ -150,21 +151,27 @@ export class Sandbox {
     }
   }
 
-  /** Sends one request; the host is killed when it stays silent too long (a call blocked in a system call). */
+  /**
+   * Sends one request; the host is killed when it stays silent too long and is not running the
+   * target's code under a call's time limit (see watchdog.ts): blocked in a system call, or
+   * running code no limit holds (a timer's).
+   */
   private send(req: Request): Promise<Reply> {
     const id = this.nextId++;
-    const silence = silenceMs(this.opts.limits);
+    const { limits } = this.opts;
+    const silence = silenceMs(limits);
+    // The time limit of the call the host is in, as it last said (a call tried again on a busy machine has a longer one).
+    let callLimitMs = limits.callMs;
     return new Promise<Reply>((resolve, reject) => {
-      const dog = this.child!.watch(silence, () => {
+      const dog = this.child!.watch(silence, (activity) => {
         this.waiting.delete(id);
         void this.close();
-        const during = this.lastCall ? ` during ${this.lastCall}` : "";
-        reject(new SandboxFailure("timeout", `stopped responding for ${formatSeconds(silence)}${during} (is a call blocked waiting for something, such as a pipe, a lock or a child process, or did a timer left running never end?)`));
-      });
+        reject(new SandboxFailure("timeout", silentStory(formatSeconds(silence), this.lastCall, activity)));
+      }, { runningMayTakeMs: () => silenceMs({ ...limits, callMs: callLimitMs }) });
       this.waiting.set(id, {
         resolve: (reply) => (dog.stop(), resolve(reply)),
         reject: (error) => (dog.stop(), reject(error)),
-        alive: () => dog.reset(),
+        alive: (limitMs) => ((callLimitMs = limitMs), dog.reset()),
       });
       this.lastCall = null;
       this.child!.send({ id, req } as Serializable);
@@ -188,10 +195,10 @@ export class Sandbox {
     if (tmpBase) this.lease.folder(tmpBase);
     const child = Child.start({ hostFile, mode: "serve", args: [JSON.stringify(config)], limits, lease: this.lease, cwd: work, home: work });
     this.child = child;
-    child.onMessage((msg: { id?: number; reply?: Reply; progress?: string }) => {
+    child.onMessage((msg: { id?: number; reply?: Reply; progress?: string; limitMs?: number }) => {
       if (msg.id === undefined) return;
       const waiter = this.waiting.get(msg.id);
-      if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive();
+      if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive(msg.limitMs ?? limits.callMs);
       this.waiting.delete(msg.id);
       waiter?.resolve(msg.reply!);
     });
@@ -213,6 +220,18 @@ export class Sandbox {
       child.onExit((code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
     });
   }
+}
+
+/**
+ * Why a host that went silent for `silence` was stopped, from what it was doing then: running
+ * code outside any call's limit (V8 stops a call's own loop, so this is code a timer or a callback
+ * runs), or blocked. Where that cannot be read (no /proc), both are named.
+ */
+function silentStory(silence: string, call: string | null, activity: Activity | null): string {
+  const during = call ? ` during ${call}` : "";
+  if (activity === "running") return `kept running for ${silence}${during} without answering, outside any call's time limit (did a timer or a callback left running never end?)`;
+  const blocked = "is a call blocked waiting for something, such as a pipe, a lock or a child process";
+  return `stopped responding for ${silence}${during} (${activity === null ? `${blocked}, or did a timer left running never end?` : `${blocked}?`})`;
 }
 
 /** Why the host process ended, in the student's terms, and during which call. */

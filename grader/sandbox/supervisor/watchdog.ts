@@ -1,10 +1,15 @@
-// A timer that tells a stuck process from a starved one: when it fires, a process that is
-// runnable but got little CPU time since the timer started, or any process while every processor
-// was busy all along, was waiting for a busy machine, not stuck, so it gets the time again (a few
-// times at most). Reads /proc (Linux); elsewhere it is a plain timer.
+// A timer over a process that has gone silent, which decides from what the process is doing
+// (process-state.ts) rather than from how long the silence lasted. When the silence has lasted
+// `ms`, the process is read: one blocked in a system call is stopped at once; one running code
+// under a time limit of its own (V8's, inside a sandbox host) is left to that limit, whose story is
+// the call's own; one that runs without such a limit, or waits for a program it runs, gets the
+// time again while the machine kept it from running (a few times at most). Where /proc is not
+// there (macOS) it is a plain timer.
 import fs from "node:fs";
-import { processStat, readMachine, saturatedSince, type ProcessStat } from "../busy-machine.js";
+import { readMachine, saturatedSince } from "../busy-machine.js";
+import { activityBetween, readProcess, type Activity, type ProcessReading } from "./process-state.js";
 
+/** How many times a starved process gets the time again. */
 const EXTENSIONS = 3;
 
 export interface Watchdog {
@@ -13,30 +18,48 @@ export interface Watchdog {
   stop(): void;
 }
 
-/** Calls `expire` once the process `pid()` has been stuck for `ms`. */
-export function watchdog(pid: () => number | undefined, ms: number, expire: () => void): Watchdog {
+export interface WatchdogOptions {
+  /**
+   * How long in all, since its last progress, a process found running may stay silent: the end of
+   * the time limit it holds its own code to (V8 stops the call then, and answers). Without it, a
+   * running process is held to `ms` like any other.
+   */
+  runningMayTakeMs?: () => number;
+}
+
+/**
+ * Calls `expire` once the process `pid()` has been silent for `ms` and what it does (its
+ * `Activity`, null where it cannot be read) says it will not answer by itself.
+ */
+export function watchdog(pid: () => number | undefined, ms: number, expire: (activity: Activity | null) => void, opts: WatchdogOptions = {}): Watchdog {
   let extensions = 0;
-  let since = processCpu(pid());
+  let silentSince = performance.now();
+  let before = reading(pid());
   let machine = readMachine();
   let timer: NodeJS.Timeout;
+  const again = (wait: number) => {
+    before = reading(pid());
+    machine = readMachine();
+    timer = setTimeout(check, wait);
+  };
   const check = () => {
-    const now = processCpu(pid());
-    const starved = (now && since && now.state === "R" && now.cpuMs - since.cpuMs < ms / 4) || saturatedSince(machine);
-    if (starved && extensions++ < EXTENSIONS) {
-      since = now;
-      machine = readMachine();
-      timer = setTimeout(check, ms);
-      return;
-    }
-    expire();
+    const now = reading(pid());
+    const activity = before && now ? activityBetween(before, now) : null;
+    const silent = performance.now() - silentSince;
+    const limitEnds = opts.runningMayTakeMs?.() ?? 0;
+    // A loop under V8's limit ends when that limit does, however busy the machine: not before.
+    if (activity === "running" && silent < limitEnds) return again(Math.min(ms, limitEnds - silent));
+    // Waiting for a processor (a loop given little of one, a program it runs): more time, a few times.
+    const starved = (activity === "running" && now!.cpuMs - before!.cpuMs < (now!.at - before!.at) / 4) || activity === "waiting-for-work" || (activity === "running" && saturatedSince(machine));
+    if (starved && extensions++ < EXTENSIONS) return again(ms);
+    expire(activity);
   };
   timer = setTimeout(check, ms);
   return {
     reset() {
       clearTimeout(timer);
-      since = processCpu(pid());
-      machine = readMachine();
-      timer = setTimeout(check, ms);
+      silentSince = performance.now();
+      again(ms);
     },
     stop() {
       clearTimeout(timer);
@@ -45,8 +68,8 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: () =
 }
 
 /** The process's state and processor time, or null while it has no pid or cannot be read. */
-function processCpu(pid: number | undefined): ProcessStat | null {
-  return pid === undefined ? null : processStat(pid);
+function reading(pid: number | undefined): ProcessReading | null {
+  return pid === undefined ? null : readProcess(pid);
 }
 
 /** SIGKILLs `pids` and every process below them that is still their descendant (Linux), quietly. */

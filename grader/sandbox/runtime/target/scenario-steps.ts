@@ -20,8 +20,8 @@ export interface ScenarioStepsEnv {
   nominalMs?: number;
   /** How each call's limit is held: `withTimeLimit` by default; a plain call when an outer limit covers them all. */
   within?: <T>(fn: () => T, ms: number) => T;
-  /** Told before each call into the target, so a watchdog can tell a slow run from a stuck one. */
-  progress?: (call: string) => void;
+  /** Told before each call into the target, with the time limit it runs under, so a watchdog can tell a slow run from a stuck one. */
+  progress?: (call: string, limitMs: number) => void;
   /** The student's own stack frames of an error. */
   frames?: (error: unknown) => string[];
 }
@@ -46,7 +46,7 @@ export function runScenarioSteps(steps: ScenarioStep[], root: string, env: Scena
       env.fs.mkdirSync(path.dirname(file), { recursive: true });
       env.fs.writeFileSync(file, step.content);
     } else {
-      env.progress?.(step.call);
+      env.progress?.(step.call, env.limitMs);
       const within = env.within ?? withTimeLimit;
       const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs, within };
       exports ??= importOrError(() => within(env.instantiate, limit.ms));

@@ -1,0 +1,105 @@
+// What a process that runs the target's code is doing, read from the process itself (/proc,
+// Linux), not from how long it has been silent: a silence means one thing on a quiet machine and
+// another on a busy one, the state of the process the same on both. It is running code of its
+// own (a thread runnable, or its processor time growing: a loop), waiting for a program it runs
+// or for the disk (that work still goes on), or blocked (asleep in a system call with nothing
+// below it working: a pipe nobody writes, a lock, Atomics.wait, a child that sleeps). Where /proc
+// is not there (macOS) nothing is known, and the watchdog keeps its plain timer.
+import fs from "node:fs";
+
+/** Linux reports times in /proc in ticks of 1/100 s, whatever the kernel's own rate. */
+const MS_PER_TICK = 10;
+
+/**
+ * The share of the time between two readings that a process must have run to count as running
+ * though it was asleep at the second: more than a sleeping process ever uses (an idle event loop
+ * with a timer uses well under 1%), less than a loop gets while 20 processes share each processor.
+ */
+const RUNNING_SHARE = 0.05;
+
+/** What the process and the programs below it were doing at one moment. */
+export interface ProcessReading {
+  /** When it was read (performance.now()). */
+  at: number;
+  /** The scheduling state of each of the process's threads: "R" runnable, "S" asleep, "D" waiting for the disk, ... */
+  threads: string[];
+  /** Processor time the process has used, all its threads, in milliseconds. */
+  cpuMs: number;
+  /** Processor time of the programs below it: those still running and those that ended and were waited for. */
+  programsCpuMs: number;
+  /** Whether a program below it is runnable or waiting for the disk now. */
+  programBusy: boolean;
+}
+
+/** Its own code runs; it waits for work that still goes on (a program it runs, the disk); it is blocked. */
+export type Activity = "running" | "waiting-for-work" | "blocked";
+
+/** The process `pid` now, or null where it cannot be read (it has ended, or there is no /proc). */
+export function readProcess(pid: number): ProcessReading | null {
+  const own = statFields(`/proc/${pid}/stat`);
+  if (!own) return null;
+  const threads = taskIds(pid).map((tid) => statFields(`/proc/${pid}/task/${tid}/stat`)?.[0] ?? "?");
+  let programsCpuMs = ticks(own, 13) + ticks(own, 14);
+  let programBusy = false;
+  for (const child of descendants(pid)) {
+    const stat = statFields(`/proc/${child}/stat`);
+    if (!stat) continue;
+    programsCpuMs += ticks(stat, 11) + ticks(stat, 12) + ticks(stat, 13) + ticks(stat, 14);
+    if (stat[0] === "R" || stat[0] === "D") programBusy = true;
+  }
+  return { at: performance.now(), threads, cpuMs: ticks(own, 11) + ticks(own, 12), programsCpuMs, programBusy };
+}
+
+/** What the process did between two readings of it, as its state at the second one and what it used meanwhile say. */
+export function activityBetween(before: ProcessReading, after: ProcessReading): Activity {
+  const share = (ms: number) => ms >= RUNNING_SHARE * Math.max(1, after.at - before.at);
+  if (after.threads.includes("R") || share(after.cpuMs - before.cpuMs)) return "running";
+  if (after.threads.includes("D") || after.programBusy || share(after.programsCpuMs - before.programsCpuMs)) return "waiting-for-work";
+  return "blocked";
+}
+
+/** The fields of a /proc stat line after the name (the state first), or null when it cannot be read. */
+function statFields(file: string): string[] | null {
+  try {
+    const stat = fs.readFileSync(file, "utf8");
+    // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/** Field `i` of `statFields` (11 utime, 12 stime, 13 cutime, 14 cstime), in milliseconds. */
+function ticks(fields: string[], i: number): number {
+  return (Number(fields[i]) || 0) * MS_PER_TICK;
+}
+
+function taskIds(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+}
+
+/** Every process below `pid`, through the children of each of its threads. */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const tid of taskIds(parent)) {
+      let children: string;
+      try {
+        children = fs.readFileSync(`/proc/${parent}/task/${tid}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+        if (found.includes(child)) continue;
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
