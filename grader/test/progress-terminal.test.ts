@@ -1,0 +1,93 @@
+// The live progress of a cold grade of the reference, as a student sees it: under a real terminal
+// (tmux), captured each second, the first row comes within 5 s of the command, the rows appear one
+// by one, the live line changes, and the final screen is the scoreboard the same grade prints when
+// its output is not a terminal; piped, one plain line per deliverable before that scoreboard, and
+// no control character. Times count the machine's time given to the grade (fair-clock.ts), so a
+// machine busy with other work does not fail them.
+import { execa } from "execa";
+import fs from "node:fs";
+import path from "node:path";
+import { dir } from "tmp-promise";
+import { expect, test } from "vitest";
+import { FairClock } from "../grading/fair-clock.js";
+import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { readReport } from "../report/read-report.js";
+import { renderScoreboard } from "../report/terminal.js";
+import { loadRubric } from "../rubric.js";
+
+const LAUNCH = path.join(REPO_ROOT, "grader/cli/launch.mjs");
+const TITLES = loadRubric().deliverables.filter((d) => d.enabled && d.checks.length > 0).map((d) => d.title);
+const SESSION = `grade-progress-${process.pid}`;
+const tmux = (...args: string[]) => execa("tmux", args, { reject: false });
+/** A row as the terminal shows it while grading: a deliverable's title, then its score in the score column. */
+const isRow = (line: string) => TITLES.some((t) => line.startsWith(t)) && /\s\d+\/\d+( \(bonus\))?$/.test(line);
+const isLive = (line: string) => /^\d+\u00a0s · [\d,]+ crash states? · /.test(line);
+
+/** The scoreboard that `report` (a --json file) prints when the output is not a terminal, with the seconds the run printed. */
+function plainScoreboard(json: string, printed: string): string {
+  const seconds = Number(/checked in ([\d.]+)\u00a0s/.exec(printed)?.[1]);
+  expect(seconds).toBeGreaterThan(0);
+  return renderScoreboard(readReport(json), { color: false, seconds, width: 80 });
+}
+
+test("under a terminal, a cold grade of the reference shows its first row within 5 s, then each row as it finishes under a changing live line, and ends on the plain scoreboard", async () => {
+  const out = await dir({ unsafeCleanup: true });
+  const json = path.join(out.path, "report.json");
+  try {
+    // Tall enough for the whole scoreboard: the final screen is compared with it, line for line.
+    const command = `cd ${REPO_ROOT} && ${process.execPath} ${LAUNCH} --target ${SOLUTION_DIR} --no-cache --json ${json}; echo GRADE-ENDED $?; sleep 600`;
+    const clock = FairClock.start();
+    await tmux("new-session", "-d", "-s", SESSION, "-x", "80", "-y", "150", command);
+    const frames: { fairMs: number; lines: string[] }[] = [];
+    try {
+      for (const end = Date.now() + 540_000; Date.now() < end; await new Promise((r) => setTimeout(r, 1000))) {
+        const screen = String((await tmux("capture-pane", "-p", "-t", SESSION)).stdout);
+        frames.push({ fairMs: clock.fairMs(), lines: screen.split("\n").map((l) => l.trimEnd()) });
+        if (screen.includes("GRADE-ENDED")) break;
+      }
+    } finally {
+      clock.stop();
+    }
+    const last = frames.at(-1)!.lines;
+    expect(last.join("\n")).toContain("GRADE-ENDED 0");
+    const during = frames.slice(0, -1);
+    const firstRow = during.find((f) => f.lines.some(isRow));
+    expect(firstRow, "a frame with a row").toBeDefined();
+    expect(firstRow!.fairMs).toBeLessThanOrEqual(5000);
+    // One by one: the frames show the rows in more counts than none and all.
+    const counts = new Set(during.map((f) => f.lines.filter(isRow).length));
+    expect(counts.size).toBeGreaterThanOrEqual(4);
+    const live = new Set(during.flatMap((f) => f.lines.filter(isLive)));
+    expect(live.size).toBeGreaterThanOrEqual(3);
+    // Once over: the scoreboard alone, as piped, then the shell's line.
+    const printed = last.slice(0, last.findIndex((l) => l.startsWith("GRADE-ENDED"))).join("\n").replace(/\n+$/, "");
+    expect(printed).toBe(plainScoreboard(json, printed));
+  } finally {
+    await tmux("kill-session", "-t", SESSION);
+    await out.cleanup();
+  }
+});
+
+test("piped, a grade of the reference prints one plain line per deliverable as it finishes, then the scoreboard, with no control character", async () => {
+  const out = await dir({ unsafeCleanup: true });
+  const json = path.join(out.path, "report.json");
+  try {
+    // As a pipe is by default: no colour asked for either way.
+    const env = { ...process.env };
+    delete env.FORCE_COLOR;
+    delete env.NO_COLOR;
+    const run = await execa(process.execPath, [LAUNCH, "--target", SOLUTION_DIR, "--no-cache", "--json", json], { cwd: REPO_ROOT, reject: false, env, extendEnv: false, stripFinalNewline: false });
+    expect(run.exitCode).toBe(0);
+    const stdout = String(run.stdout);
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    const [progress, ...rest] = stdout.split("\n\n");
+    const lines = progress!.split("\n");
+    expect(lines).toHaveLength(TITLES.length);
+    expect(lines.map((l) => TITLES.find((t) => l.startsWith(`${t} · `))).sort()).toEqual([...TITLES].sort());
+    for (const l of lines) expect(l).toMatch(/ · \d+\/\d+( \(bonus\))? · [\d.]+\u00a0s$/);
+    expect(rest.join("\n\n").trimEnd()).toBe(plainScoreboard(json, stdout));
+    expect(fs.existsSync(json)).toBe(true);
+  } finally {
+    await out.cleanup();
+  }
+});
