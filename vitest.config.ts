@@ -7,7 +7,7 @@
 import { defineConfig } from "vitest/config";
 
 /** The tests that grade the submissions under grader/fixtures, each one in full. */
-const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"].map((name) => `grader/test/${name}.test.ts`);
+const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"].map((name) => `grader/test/${name}.test.ts`);
 
 export default defineConfig({
   test: {

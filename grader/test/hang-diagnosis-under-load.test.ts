@@ -1,0 +1,62 @@
+// The same code gets the same story on a quiet machine and on a busy one: a loadCheckpoint that
+// spins while the file is absent (hostile/hang-when-absent) is graded in full twice, the second
+// time while eight processes per processor spin, and its phase1.absent story is the call's own
+// both times ("did not return within 5 s"), never the silent host's. On a busy machine a spinning
+// call's tries get longer limits than the host's silence; the host is then left to them, because
+// it is read as running. A call truly blocked (hostile/blocked-in-syscall reads a FIFO nobody
+// writes) still gets the blocked story under the same load.
+import path from "node:path";
+import { expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import type { Report } from "../report/report.js";
+import { checkOf, composeTarget, grade } from "./support/grade.js";
+import { keepProcessorsBusy } from "./support/deadline.js";
+
+const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
+const SPINS = "loadCheckpoint did not return within 5 s (is there a loop waiting for a file that is not there?)";
+
+/** Every story of a report that tells of a host that went silent. */
+function silentHostStories(report: Report | null): string[] {
+  return (report?.deliverables ?? []).flatMap((d) => d.checks.map((c) => c.message ?? "")).filter((m) => /stopped responding|kept running for/.test(m));
+}
+
+/** Grades `target` (full, or with `args`), with `perCore` spinning processes per processor while it runs when given; how long it took. */
+async function timedGrade(target: string, { args = [], perCore }: { args?: string[]; perCore?: number }) {
+  const busy = perCore ? keepProcessorsBusy(perCore) : null;
+  const started = Date.now();
+  try {
+    const run = await grade(target, args);
+    return { run, seconds: Math.round((Date.now() - started) / 1000) };
+  } finally {
+    await busy?.stop();
+  }
+}
+
+test("a loadCheckpoint spinning while the file is absent, graded in full, gets the same phase1.absent story quiet and with eight spinning processes per processor: the call did not return within 5 s", async () => {
+  const target = await composeTarget(path.join(HOSTILE, "hang-when-absent"));
+  try {
+    const quiet = await timedGrade(target.path, {});
+    const loaded = await timedGrade(target.path, { perCore: 8 });
+    console.log(`hang-when-absent graded in full: ${quiet.seconds} s quiet, ${loaded.seconds} s with 8 spinning processes per processor`);
+    const story = checkOf(quiet.run.report, "phase1.absent")?.message ?? "";
+    expect(story).toContain(SPINS);
+    expect(checkOf(loaded.run.report, "phase1.absent")?.message).toBe(story);
+    expect(silentHostStories(quiet.run.report)).toEqual([]);
+    expect(silentHostStories(loaded.run.report)).toEqual([]);
+  } finally {
+    await target.cleanup();
+  }
+}, 7_200_000);
+
+test("a loadCheckpoint blocked reading a FIFO nobody writes gets the blocked story with eight spinning processes per processor", async () => {
+  const target = await composeTarget(path.join(HOSTILE, "blocked-in-syscall"));
+  try {
+    const loaded = await timedGrade(target.path, { args: ["--only", "phase1.absent"], perCore: 8 });
+    console.log(`blocked-in-syscall, phase1.absent: ${loaded.seconds} s with 8 spinning processes per processor`);
+    expect(checkOf(loaded.run.report, "phase1.absent")?.message).toContain(
+      "The process running your code stopped responding for 15 s during loadCheckpoint (is a call blocked waiting for something, such as a pipe, a lock or a child process?)",
+    );
+  } finally {
+    await target.cleanup();
+  }
+}, 1_800_000);
