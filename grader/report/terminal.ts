@@ -3,7 +3,7 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
-import { wholeFileFailure } from "./whole-file.js";
+import { restoreCommand, wholeFileFailure } from "./whole-file.js";
 import { checkedLine, commandLabel, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import { pictureLines } from "./picture-lines.js";
@@ -29,8 +29,12 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     if (d.cached) out.push(...text(c.dim("from the cache: nothing it depends on changed since it was last graded here"), 2));
     // Not started: one line, not one story per check that all say the same.
     if (d.notStarted) out.push(...text(c.yellow(`${MARK.blocked} ${notStartedLine(d.notStarted)}`), 2));
-    // A file missing or not compiling: one line, which every check here waits on.
-    else if (wholeFileFailure(d)) out.push(...text(c.red(`${MARK.failed} ${wholeFileFailure(d)}`), 2));
+    // A file missing or not compiling: one line, which every check here waits on; the command
+    // that restores a missing file on a line of its own, so that it pastes whole.
+    else if (wholeFileFailure(d)) {
+      const { said, command } = restoreCommand(wholeFileFailure(d)!);
+      out.push(...text(c.red(`${MARK.failed} ${said}`), 2), ...(command ? commandLines("", command, { indent: 4, width }).map((l) => c.cyan(l)) : []));
+    }
     else for (const check of d.checks) out.push(...renderCheck(c, check, width, told));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(c, m, width));
     out.push("");

@@ -22,7 +22,7 @@ export function wholeFileStory(target: TargetNamed, file: string, problem: strin
   const folder = folderWords(target);
   const where = folder === null ? file : `${folder}/${file}`;
   if (problem !== "is missing") return `${where} ${problem}`;
-  if (path.resolve(target.targetDir) === path.join(REPO_ROOT, "starter") && folder !== null) return `${where} is missing: restore it with git checkout -- ${where}`;
+  if (path.resolve(target.targetDir) === path.join(REPO_ROOT, "starter") && folder !== null) return `${where} is missing${RESTORE}git checkout -- ${where}`;
   return `${file} is missing from ${folder === null ? "the target folder" : `${folder}/`}`;
 }
 
@@ -31,6 +31,15 @@ function folderWords(target: TargetNamed): string | null {
   const typed = target.targetArg.replace(/\/+$/, "") || "starter";
   const climbsToRoot = `/${typed.replace(/^(\.\.\/)+/, "")}` === path.resolve(target.targetDir);
   return path.isAbsolute(typed) || climbsToRoot ? null : typed;
+}
+
+/** What comes before the command that restores a missing file, in its story. */
+const RESTORE = ": restore it with ";
+
+/** A whole-file story as its words and, for a missing file that git can restore, the command (for a terminal to keep on a line of its own). */
+export function restoreCommand(story: string): { said: string; command?: string } {
+  const at = story.indexOf(RESTORE);
+  return at < 0 ? { said: story } : { said: story.slice(0, at + RESTORE.length - 1), command: story.slice(at + RESTORE.length) };
 }
 
 /** A whole-file story, recognized: "<folder>/<file> does not compile: ..." or "... is missing...". */

@@ -67,6 +67,12 @@ describe("a deliverable whose file cannot be graded", () => {
     expect(html).not.toMatch(/<details[^>]* open>/);
   });
 
+  test("a file missing from starter/: the command that restores it on a line of its own at 80 columns, to paste whole", () => {
+    const story = "starter/session.ts is missing: restore it with git checkout -- starter/session.ts";
+    const text = renderScoreboard(reportOf([failed("phase3.a", story), blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
+    expect(text.split("\n").slice(3, 5)).toEqual(["  ✗ starter/session.ts is missing: restore it with", "    git checkout -- starter/session.ts"]);
+  });
+
   test("is not found when one check failed otherwise, or the story is a check's own", () => {
     expect(wholeFileFailure(reportOf([failed("phase3.a", STORY), failed("phase3.b", "Ran 3 sessions: step 1 ran twice.")]).deliverables[0]!)).toBeUndefined();
     expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts printed nothing")]).deliverables[0]!)).toBeUndefined();
