@@ -117,7 +117,8 @@ async function main(): Promise<number> {
       console.log(renderReplay(replayed, { color, width: outputWidth(process.stdout) }));
       return replayed.exitCode;
     }
-    console.log(renderScoreboard(report, { color, seconds: (Date.now() - started) / 1000, width: outputWidth(process.stdout), rubric }));
+    // The seconds the report records, which its HTML page gives too.
+    console.log(renderScoreboard(report, { color, seconds: report.stats.durationMs / 1000, width: outputWidth(process.stdout), rubric }));
     // The last line, when a failure has a picture: the page draws it properly. A story alone
     // (a compile error) is all on the scoreboard already.
     if (own && hasPicture(report)) console.log(`See each crash: ${path.relative(process.cwd(), own.html)}`);
