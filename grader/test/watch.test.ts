@@ -1,6 +1,7 @@
-// `npm run grade -- --watch` in a real terminal (tmux): it grades, grades again on a save (only
-// what changed: the rest from the cache), says so when a file does not compile and waits for the
-// next save, and quits on q, leaving no process and no scratch folder behind.
+// `npm run grade -- --watch` in a real terminal (tmux): it grades, showing the live progress line
+// while it does, grades again on a save (only what changed: the rest from the cache), says so when
+// a file does not compile and waits for the next save, and quits on q, leaving no process and no
+// scratch folder behind.
 import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
@@ -36,7 +37,7 @@ function nodeProcessesOn(target: string): string[] {
 
 const scratch = () => fs.readdirSync("/dev/shm").filter((n) => n.startsWith("checkpoint-grade-"));
 
-test("--watch grades, grades again on a save, tells a file that does not compile, and quits on q with nothing left running", async () => {
+test("--watch grades with the live progress line, grades again on a save, tells a file that does not compile, and quits on q with nothing left running", async () => {
   const folder = await dir({ unsafeCleanup: true });
   const target = path.join(folder.path, "t");
   fs.cpSync(SOLUTION_DIR, target, { recursive: true });
@@ -44,6 +45,8 @@ test("--watch grades, grades again on a save, tells a file that does not compile
   try {
     const command = `cd ${REPO_ROOT} && CI= XDG_CACHE_HOME=${folder.path}/cache node grader/cli/launch.mjs --target ${target} --only stretch-diff --watch; echo WATCH-ENDED $?; sleep 600`;
     await tmux("new-session", "-d", "-s", SESSION, "-x", "100", "-y", "50", command);
+    // While it grades: the live line of what still runs (seconds, crash states, the check running).
+    await until(/\d+ s · [\d,]+ crash states? · stretch-diff check \d of 3/);
     await until(/10\/10 \(bonus\).*Watching .* press q to quit/);
     const good = fs.readFileSync(path.join(target, "diff.ts"), "utf8");
     // A screen cleared for each grade: what was printed before is gone.
