@@ -73,6 +73,22 @@ describe("a deliverable whose file cannot be graded", () => {
     expect(text.split("\n").slice(3, 5)).toEqual(["  ✗ starter/session.ts is missing: restore it with", "    git checkout -- starter/session.ts"]);
   });
 
+  test("a later deliverable whose every check passed with the stand-in for it tells that note once, under its title", () => {
+    const note = `Passed with the stand-in checkpoint.ts. With your own files:\nstarter/runner.ts ${COMPILE.replace("session.ts:8:40", "checkpoint.ts:41:32")}`;
+    const passed = (id: string) => ({ id, title: `title of ${id}`, status: "passed" as const, points: 5, maxPoints: 5, message: note, crashStates: 0 });
+    const text = renderScoreboard({ ...reportOf([passed("phase3.a"), passed("phase3.b"), passed("phase3.c")]), score: 15 }, { color: false, seconds: 1, width: 80 });
+    expect(text.split("Passed with the stand-in").length).toBe(2);
+    expect(text).not.toContain("The same story");
+    expect(text.split("\n").slice(3, 9)).toEqual([
+      "  Passed with the stand-in checkpoint.ts. With your own files:",
+      "  starter/runner.ts does not compile: checkpoint.ts:41:32: Expected \")\" but",
+      '    found ";"',
+      "  ✓ title of phase3.a                                              5/5",
+      "  ✓ title of phase3.b                                              5/5",
+      "  ✓ title of phase3.c                                              5/5",
+    ]);
+  });
+
   test("is not found when one check failed otherwise, or the story is a check's own", () => {
     expect(wholeFileFailure(reportOf([failed("phase3.a", STORY), failed("phase3.b", "Ran 3 sessions: step 1 ran twice.")]).deliverables[0]!)).toBeUndefined();
     expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts printed nothing")]).deliverables[0]!)).toBeUndefined();
