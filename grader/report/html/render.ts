@@ -65,7 +65,7 @@ export function renderHtmlReport(report: Report, opts: { fullGrade?: FullGradePa
     : report.targetUser?.separate && report.targetUser.network ? `<p class="warning">Note: the submitted code could use the network: ${esc(report.targetUser.networkWhy ?? "")}.</p>` : "";
   const waiting = report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "blocked").length;
   const lead =
-    failed > 0 ? `${failed} check${failed === 1 ? "" : "s"} did not pass: each one below says what happened, and gives the command that replays it.`
+    failed > 0 ? `${failed} check${failed === 1 ? "" : "s"} did not pass: each one below says what happened, and gives the command that replays it or grades it again.`
     : waiting > 0 ? `No check failed; ${waiting} wait${waiting === 1 ? "s" : ""} on another check.`
     : "Every check graded here passed.";
   return `<!doctype html>
