@@ -34,7 +34,8 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
  * `script`). With `cacheHome`, the verdict cache is on with its secret there: a first grade with a
  * new `cacheHome` grades everything, and a later one with the same `cacheHome` and code takes every
  * verdict from the cache; without it, every deliverable is graded (--no-cache). `stdout` is what
- * was written to the terminal, its line ends "\n" (a carriage return alone, which redraws a line, is kept).
+ * was written to the terminal once the live progress erased itself (the scoreboard and what
+ * follows), its line ends "\n" (a carriage return alone, which redraws a line, is kept).
  */
 export async function gradeInTerminal(target: string, args: string[], { columns, cacheHome }: { columns: number; cacheHome?: string }): Promise<GradeRun> {
   const run = await withReport((json) => {
@@ -42,7 +43,12 @@ export async function gradeInTerminal(target: string, args: string[], { columns,
     const env = cacheHome ? `CI= NO_COLOR=1 XDG_CACHE_HOME=${shellWord(cacheHome)}` : "NO_COLOR=1";
     return execa("script", ["-qec", `stty cols ${columns} rows 50; ${env} ${words.join(" ")}`, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
   });
-  return { ...run, stdout: run.stdout.replace(/\r\n/g, "\n") };
+  // The live progress's last write moves the cursor back up to where it began (ESC [n A, then a
+  // carriage return): what follows stays on the screen. A story cannot hold that sequence: the
+  // report shows control characters as text.
+  const end = [...run.stdout.matchAll(/\x1b\[\d+A\r/g)].at(-1);
+  const stays = end ? run.stdout.slice(end.index! + end[0].length) : run.stdout;
+  return { ...run, stdout: stays.replace(/\r\n/g, "\n") };
 }
 
 /** Runs a grade that `start` begins, given where to write its JSON report; reads the report back (null when there is none). */
