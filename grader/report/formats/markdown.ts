@@ -6,7 +6,7 @@ import pc from "picocolors";
 import { gradedWithLine } from "../graded-with.js";
 import { notStartedLine } from "../not-started.js";
 import { pictureLines } from "../picture-lines.js";
-import { commandTitle, crashStates, partialLine } from "../words.js";
+import { checkedLine, commandTitle, partialLine } from "../words.js";
 import type { CheckReport, Report } from "../report.js";
 import { selectedDeliverables, type ReportFormat } from "./format.js";
 
@@ -26,7 +26,7 @@ export function markdown(report: Report, only: string[] = []): string {
     else for (const c of d.checks) out.push(...renderCheck(c));
     for (const m of d.measurements ?? []) out.push(...renderMeasurement(m));
   }
-  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${crashStates(report.stats.crashStates)} checked.${report.gradedWith ? ` ${gradedWithLine(report.gradedWith)}` : ""}`);
+  out.push("", `Target \`${report.target}\`, seed ${report.seed}, ${checkedLine(report, report.stats.durationMs / 1000)}.${report.gradedWith ? ` ${gradedWithLine(report.gradedWith)}` : ""}`);
   return out.join("\n") + "\n";
 }
 
