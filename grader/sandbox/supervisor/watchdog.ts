@@ -1,16 +1,20 @@
 // A timer over a process that has gone silent, which decides from what the process is doing
 // (process-state.ts) rather than from how long the silence lasted. When the silence has lasted
-// `ms`, the process is read: one blocked in a system call is stopped at once; one running code
-// under a time limit of its own (V8's, inside a sandbox host) is left to that limit, whose story is
-// the call's own; one that runs without such a limit, or waits for a program it runs, gets the
-// time again while the machine kept it from running (a few times at most). Where /proc is not
-// there (macOS) it is a plain timer.
+// `ms`, the process is read twice, a second apart: one blocked in a system call is stopped at
+// once; one running code under a time limit of its own (V8's, inside a sandbox host) is left to
+// that limit, whose story is the call's own; one that runs without such a limit, or waits for a
+// program it runs, gets the time again while the machine kept it from running (a few times at
+// most). Nothing is read before the silence ends: a host resets its watchdog at every call. Where
+// /proc is not there (macOS) it is a plain timer.
 import fs from "node:fs";
-import { readMachine, saturatedSince } from "../busy-machine.js";
+import { readMachine, saturatedSince, type MachineReading } from "../busy-machine.js";
 import { activityBetween, readProcess, type Activity, type ProcessReading } from "./process-state.js";
 
 /** How many times a starved process gets the time again. */
 const EXTENSIONS = 3;
+
+/** How long a silent process is watched to tell what it does: long enough for its processor time to count 100 ticks. */
+const SAMPLE_MS = 1_000;
 
 export interface Watchdog {
   /** Starts the time again (the process made progress). */
@@ -34,24 +38,22 @@ export interface WatchdogOptions {
 export function watchdog(pid: () => number | undefined, ms: number, expire: (activity: Activity | null) => void, opts: WatchdogOptions = {}): Watchdog {
   let extensions = 0;
   let silentSince = performance.now();
-  let before = reading(pid());
-  let machine = readMachine();
   let timer: NodeJS.Timeout;
-  const again = (wait: number) => {
-    before = reading(pid());
-    machine = readMachine();
-    timer = setTimeout(check, wait);
-  };
   const check = () => {
-    const now = reading(pid());
-    const activity = before && now ? activityBetween(before, now) : null;
+    const first = reading(pid());
+    if (!first) return expire(null);
+    const machine = readMachine();
+    timer = setTimeout(() => decide(first, reading(pid()), machine), SAMPLE_MS);
+  };
+  const decide = (first: ProcessReading, second: ProcessReading | null, machine: MachineReading | null) => {
+    const activity = second ? activityBetween(first, second) : null;
     const silent = performance.now() - silentSince;
     const limitEnds = opts.runningMayTakeMs?.() ?? 0;
     // A loop under V8's limit ends when that limit does, however busy the machine: not before.
-    if (activity === "running" && silent < limitEnds) return again(Math.min(ms, limitEnds - silent));
+    if (activity === "running" && silent < limitEnds) return (timer = setTimeout(check, Math.max(0, Math.min(ms, limitEnds - silent) - SAMPLE_MS)));
     // Waiting for a processor (a loop given little of one, a program it runs): more time, a few times.
-    const starved = (activity === "running" && now!.cpuMs - before!.cpuMs < (now!.at - before!.at) / 4) || activity === "waiting-for-work" || (activity === "running" && saturatedSince(machine));
-    if (starved && extensions++ < EXTENSIONS) return again(ms);
+    const starved = activity === "waiting-for-work" || (activity === "running" && (second!.cpuMs - first.cpuMs < (second!.at - first.at) / 4 || saturatedSince(machine)));
+    if (starved && extensions++ < EXTENSIONS) return (timer = setTimeout(check, ms));
     expire(activity);
   };
   timer = setTimeout(check, ms);
@@ -59,7 +61,7 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: (act
     reset() {
       clearTimeout(timer);
       silentSince = performance.now();
-      again(ms);
+      timer = setTimeout(check, ms);
     },
     stop() {
       clearTimeout(timer);
