@@ -3,8 +3,9 @@
 // from running by the machine (other grades, other jobs, the grade's own other checks), not slowed
 // by the target alone, and gets more time. Both sides of the sandbox read it: the child for each
 // call, the grader's process for each check (grading/fair-clock.ts). Reads /proc/stat (Linux);
-// elsewhere it never says busy, and every share is whole. A process's own times, for the watchdog
-// and the bench, are read here too (/proc/<pid>/stat).
+// elsewhere it never says busy, and every share is whole. A process's own times, for the bench,
+// are read here too (/proc/<pid>/stat); the watchdog reads what a process is doing through
+// supervisor/process-state.ts.
 import fs from "node:fs";
 
 /** The processors' time so far, in ticks: all of it and the part spent idle (waiting for I/O included). */
