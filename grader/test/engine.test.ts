@@ -97,6 +97,39 @@ describe("crash cuts", () => {
 });
 
 describe("top-level await", () => {
+  test("a require made with createRequire serves the sandbox's fs; a worker thread, cluster.fork and the Module class throw ERR_LAB_UNSUPPORTED", async () => {
+    const scratch = await dir({ unsafeCleanup: true });
+    onTestFinished(() => scratch.cleanup());
+    const targetDir = scratch.path;
+    fs.writeFileSync(
+      path.join(targetDir, "doors.ts"),
+      `import { createRequire, Module } from "node:module";
+       import { Worker } from "node:worker_threads";
+       import cluster from "node:cluster";
+       const req = createRequire(import.meta.url);
+       const refusal = (f: () => unknown) => { try { f(); return "ran"; } catch (e) { return (e as { code?: string }).code; } };
+       export function run(dir: string) {
+         (req("fs") as typeof import("fs")).writeFileSync(dir + "/a", "1");
+         (req("node:fs") as typeof import("fs")).writeFileSync(dir + "/b", "2");
+         return {
+           worker: refusal(() => new Worker("require('fs').writeFileSync('c', '3')", { eval: true })),
+           fork: refusal(() => cluster.fork()),
+           module: refusal(() => new (Module as unknown as new () => { require(id: string): unknown })().require("fs")),
+           aPackage: refusal(() => req("tmp-promise")),
+         };
+       }`,
+    );
+    const out = path.join(targetDir, "doors.cjs");
+    expect((await bundleTarget({ targetDir, file: "doors.ts", outFile: out })).ok).toBe(true);
+    const calls: string[] = [];
+    const fakeFs = { ...fs, writeFileSync: (p: string, d: string) => calls.push(`${path.basename(p)}=${d}`) };
+    const exports = new CompiledTarget(out, targetDir, path.join(targetDir, "doors.ts")).instantiate({ fs: fakeFs, provided: {}, pid: 5, random: 1 });
+    const refused = (exports.run as (d: string) => Record<string, unknown>)(targetDir);
+    expect(calls).toEqual(["a=1", "b=2"]);
+    expect(refused).toEqual({ worker: "ERR_LAB_UNSUPPORTED", fork: "ERR_LAB_UNSUPPORTED", module: "ERR_LAB_UNSUPPORTED", aPackage: "ERR_LAB_UNSUPPORTED" });
+    expect(fs.existsSync(path.join(targetDir, "c"))).toBe(false);
+  });
+
   test("a target with top-level await runs as an async body, with every import style still served by the sandbox", async () => {
     const scratch = await dir({ unsafeCleanup: true });
     onTestFinished(() => scratch.cleanup());

@@ -9,6 +9,7 @@ import vm from "node:vm";
 import { ASYNC_BODY_MARKER } from "../../../target/esm-to-function.js";
 import { StudentFrames } from "./frames.js";
 import { seededMath } from "./random-streams.js";
+import { guardedModule } from "./closed-doors.js";
 
 /** Thrown into the target when it calls `process.exit`, so the call ends there. */
 export class TargetExit extends Error {
@@ -80,7 +81,7 @@ export class CompiledTarget {
       if (name === "process" || name === "node:process") return fakeProcess;
       if (ctx.childProcess && (name === "child_process" || name === "node:child_process")) return ctx.childProcess;
       if (name in ctx.provided) return ctx.provided[name];
-      return this.hostRequire(name);
+      return guardedModule(name, this.hostRequire, require) ?? this.hostRequire(name);
     }, { main: ctx.realProcess ? module : undefined, resolve: this.hostRequire.resolve, cache: {} });
     const { entryFile } = this;
     const result = this.fn.call(module.exports, module.exports, require, module, entryFile, path.dirname(entryFile), fakeProcess,
