@@ -1,5 +1,7 @@
 // Each known-buggy implementation in grader/fixtures loses exactly the checks its fixture.json
 // names, and every message tells the crash story with a replay command and no machine paths.
+// Each is graded through a verdict cache of its own, then graded again from it: the warm grade's
+// report is the cold one's, stories and pictures included (a cache that cannot be stale).
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
@@ -9,7 +11,7 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
-import { checkOf, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, type GradeRun } from "./support/grade.js";
+import { cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, sameGrade, type GradeRun } from "./support/grade.js";
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
@@ -19,20 +21,28 @@ const fixtures = loadFixtures(FIXTURES, groups);
 
 // maxConcurrency (vitest.config.ts) keeps this to one grade at a time.
 describe.concurrent("buggy fixtures", () => {
-  test.each(fixtures)("$name loses exactly the checks it breaks; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
+  test.each(fixtures)("$name loses exactly the checks it breaks, and graded again from the cache gets the same report; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
     const target = await composeTarget(dir);
     const cacheHome = await tempDir({ unsafeCleanup: true });
     try {
       // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
       // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
-      const run = only.length > 0 ? await grade(target.path, only) : await gradeInTerminal(target.path, [], { columns: 60, cacheHome: cacheHome.path });
+      const run = only.length > 0 ? await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path)) : await gradeInTerminal(target.path, [], { columns: 60, cacheHome: cacheHome.path });
       if (only.length === 0) {
         fitsTerminal(run, 60);
         for (const columns of [80, 120]) {
           const shown = await gradeInTerminal(target.path, [], { columns, cacheHome: cacheHome.path });
           expect(shown.report!.deliverables.every((d) => d.cached), shown.stdout).toBe(true);
+          expect(sameGrade(shown.report!)).toEqual(sameGrade(run.report!));
           fitsTerminal(shown, columns);
         }
+      } else {
+        // A deliverable whose check met a time limit (the machine may have been busy) is not stored, and is graded again.
+        const stored = deliverablesCached(cacheHome.path);
+        const warm = await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path));
+        expect(warm.report!.deliverables.filter((d) => d.cached).map((d) => d.id).sort(), warm.stdout).toEqual(stored);
+        expect(sameGrade(warm.report!)).toEqual(sameGrade(run.report!));
+        expect(warm.exitCode).toBe(run.exitCode);
       }
       const report = run.report!;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));

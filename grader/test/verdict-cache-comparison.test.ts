@@ -7,10 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, expect, test } from "vitest";
-import { CACHE_DIR_VARIABLE } from "../cli/verdict-cache.js";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { Report } from "../report/report.js";
-import { composeTarget, grade } from "./support/grade.js";
+import { cacheEnv, composeTarget, grade } from "./support/grade.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -28,7 +27,7 @@ test("the stretch-git comparison is measured again once runner.ts is written aft
   const home = await dir({ unsafeCleanup: true });
   cleanups.push(target.cleanup, home.cleanup);
   fs.copyFileSync(path.join(REPO_ROOT, "starter/runner.ts"), path.join(target.path, "runner.ts"));
-  const env = { XDG_CACHE_HOME: home.path, [CACHE_DIR_VARIABLE]: path.join(home.path, "cache") };
+  const env = cacheEnv(home.path);
   const args = ["--cache", "--only", "stretch-git"];
 
   const stub = stretchGit((await grade(target.path, args, undefined, env)).report);

@@ -8,10 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CACHE_DIR_VARIABLE, VerdictCache } from "../cli/verdict-cache.js";
+import { VerdictCache } from "../cli/verdict-cache.js";
 import type { Report } from "../report/report.js";
 import { loadRubric } from "../rubric.js";
-import { comparable, composeTarget, grade } from "./support/grade.js";
+import { cacheEnv, composeTarget, grade, sameGrade } from "./support/grade.js";
 
 const ALL = loadRubric().deliverables.filter((d) => d.enabled).map((d) => d.id).sort();
 
@@ -50,7 +50,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   target = await composeTarget();
   home = await dir({ unsafeCleanup: true });
-  env = { XDG_CACHE_HOME: home.path, [CACHE_DIR_VARIABLE]: path.join(home.path, "cache") };
+  env = cacheEnv(home.path);
   const run = await grade(target.path, ["--cache"], undefined, env);
   expect(run.exitCode, run.stdout + run.stderr).toBe(0);
   cold = run.report!;
@@ -82,8 +82,7 @@ describe("a grade of the reference through the cache", () => {
     expect(missing()).toEqual([]);
     const warm = (await grade(target.path, ["--cache"], undefined, env)).report!;
     expect(warm.deliverables.filter((d) => !d.cached).map((d) => d.id)).toEqual([]);
-    const same = (r: Report) => comparable({ ...r, deliverables: r.deliverables.map((d) => ({ ...d, cached: undefined })) });
-    expect(same(warm)).toEqual(same(cold));
+    expect(sameGrade(warm)).toEqual(sameGrade(cold));
   });
 
   test("the files it read of the target are the five source files and the compiler's three settings files", () => {

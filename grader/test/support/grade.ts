@@ -8,6 +8,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
 import { deliverablesOfFile, loadRubric } from "../../rubric.js";
+import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
 
 export interface GradeRun {
   exitCode: number;
@@ -31,16 +32,16 @@ export async function grade(target: string | null, args: string[] = [], cwd = RE
 
 /**
  * Grades `target` as `grade` does, but under a real terminal of `columns` columns (through
- * `script`). With `cacheHome`, the verdict cache is on with its secret there: a first grade with a
- * new `cacheHome` grades everything, and a later one with the same `cacheHome` and code takes every
- * verdict from the cache; without it, every deliverable is graded (--no-cache). `stdout` is what
+ * `script`). With `cacheHome`, the verdict cache is on, in that folder with its secret (cacheEnv):
+ * a first grade with a new `cacheHome` grades everything, and a later one with the same
+ * `cacheHome` and code takes every verdict from the cache; without it, every deliverable is graded (--no-cache). `stdout` is what
  * was written to the terminal once the live progress erased itself (the scoreboard and what
  * follows), its line ends "\n" (a carriage return alone, which redraws a line, is kept).
  */
 export async function gradeInTerminal(target: string, args: string[], { columns, cacheHome }: { columns: number; cacheHome?: string }): Promise<GradeRun> {
   const run = await withReport((json) => {
     const words = [process.execPath, LAUNCH, "--target", target, "--json", json, ...(cacheHome ? [] : ["--no-cache"]), ...args].map(shellWord);
-    const env = cacheHome ? `CI= NO_COLOR=1 XDG_CACHE_HOME=${shellWord(cacheHome)}` : "NO_COLOR=1";
+    const env = ["NO_COLOR=1", ...Object.entries(cacheHome ? cacheEnv(cacheHome) : {}).map(([name, value]) => `${name}=${shellWord(value!)}`)].join(" ");
     return execa("script", ["-qec", `stty cols ${columns} rows 50; ${env} ${words.join(" ")}`, "/dev/null"], { cwd: REPO_ROOT, reject: false, stdin: "ignore" });
   });
   // The live progress's last write moves the cursor back up to where it began (ESC [n A, then a
@@ -49,6 +50,27 @@ export async function gradeInTerminal(target: string, args: string[], { columns,
   const end = [...run.stdout.matchAll(/\x1b\[\d+A\r/g)].at(-1);
   const stays = end ? run.stdout.slice(end.index! + end[0].length) : run.stdout;
   return { ...run, stdout: stays.replace(/\r\n/g, "\n") };
+}
+
+/**
+ * The environment of a grade whose verdict cache is in `home` (its secret too), CI set or not:
+ * `grade(target, ["--cache", ...], cwd, cacheEnv(home))`. A grade that counts runs with
+ * --no-cache, which the variable does not turn on.
+ */
+export function cacheEnv(home: string): NodeJS.ProcessEnv {
+  return { XDG_CACHE_HOME: home, [CACHE_DIR_VARIABLE]: path.join(home, "cache") };
+}
+
+/** The deliverables the cache in `home` (cacheEnv) holds an entry of, sorted. */
+export function deliverablesCached(home: string): string[] {
+  const folder = path.join(home, "cache");
+  const names = fs.existsSync(folder) ? fs.readdirSync(folder).filter((n) => n.endsWith(".json")) : [];
+  return [...new Set(names.map((n) => (JSON.parse(fs.readFileSync(path.join(folder, n), "utf8")) as { deliverable: string }).deliverable))].sort();
+}
+
+/** The report without what a grade through the cache may change: durations, measured times, and which deliverables came from it. */
+export function sameGrade(report: Report): Report {
+  return comparable({ ...report, deliverables: report.deliverables.map((d) => ({ ...d, cached: undefined })) });
 }
 
 /** Runs a grade that `start` begins, given where to write its JSON report; reads the report back (null when there is none). */
