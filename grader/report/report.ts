@@ -96,16 +96,21 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       let message = meta.message;
       // A failure's picture goes with its story: not on a blocked check whose own story is not told.
       let drawn = meta.status === "failed" && meta.picture ? meta.picture : undefined;
+      let replay = meta.status === "failed" ? meta.replay : undefined;
       if (unmet.length > 0 && status !== "error") {
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
         // Its own failure is told only when it is not the requirement's told again.
         const own = status === "failed" && meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message)) ? `\nIt also fails on its own:\n${meta.message}` : "";
         message = `Scored only once ${unmet.join(" and ")} ${unmet.length === 1 ? "passes; fix that" : "pass; fix those"} first.${own}`;
-        if (!own) drawn = undefined;
+        // A check that only waits has nothing of its own to replay until the other passes.
+        if (!own) {
+          drawn = undefined;
+          replay = undefined;
+        }
         status = "blocked";
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay: meta.status === "failed" ? meta.replay : undefined, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs });
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);

@@ -1,0 +1,86 @@
+// Sentences of the report that a student read as false or unclear, each held to what it must say:
+// a check that only waits on another has no command to replay; a partial grade's selection is
+// shown as it can be typed; a picture's legend names every mark the picture drew.
+import pc from "picocolors";
+import stringWidth from "string-width";
+import { describe, expect, test } from "vitest";
+import type { CheckMeta } from "../grading/verdict.js";
+import { buildReport, type Report } from "../report/report.js";
+import { runsLines } from "../report/picture-lines-runs.js";
+import type { RunsPicture } from "../report/picture-runs.js";
+import { partialLine } from "../report/words.js";
+import { loadRubric } from "../rubric.js";
+
+const RUBRIC = loadRubric();
+
+/** A verdict of `id` (a phase1 check). */
+function meta(id: string, status: CheckMeta["status"], message?: string, replay?: string): CheckMeta {
+  return { id, deliverable: "phase1", status, ...(message ? { message } : {}), ...(replay ? { replay } : {}), crashStates: 1, durationMs: 1, span: [0, 1] } as CheckMeta;
+}
+
+function phase1(metas: CheckMeta[]): Report {
+  return buildReport({ rubric: RUBRIC, target: "starter", seed: 1, gradedWith: { node: "v20.0.0" }, metas, selected: (id) => id.startsWith("phase1"), durationMs: 1, only: ["phase1"] });
+}
+
+describe("a check that waits on another", () => {
+  const THREW = "loadCheckpoint threw Error: reading checkpoints is not written yet; expected the state just written null";
+  const replay = (id: string) => `npm run grade -- --only ${id} --seed 1 --replay 3:0:1:0:2:1:3:2`;
+
+  test("has no replay when its own failure is the one it waits on (nothing to replay until that passes)", () => {
+    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip")), meta("phase1.crash-safety", "failed", `On restart, ${THREW}`, replay("phase1.crash-safety"))]);
+    const checks = report.deliverables[0]!.checks;
+    expect(checks.find((c) => c.id === "phase1.round-trip")!.replay).toBe(replay("phase1.round-trip"));
+    const blocked = checks.find((c) => c.id === "phase1.crash-safety")!;
+    expect(blocked.status).toBe("blocked");
+    expect(blocked.message).toBe("Scored only once phase1.round-trip passes; fix that first.");
+    expect(blocked.replay).toBeUndefined();
+  });
+
+  test("keeps its replay when it also fails on its own, the story that replay shows", () => {
+    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip")), meta("phase1.crash-safety", "failed", "On restart, loadCheckpoint returned {}; expected the old state", replay("phase1.crash-safety"))]);
+    const blocked = report.deliverables[0]!.checks.find((c) => c.id === "phase1.crash-safety")!;
+    expect(blocked.message).toContain("It also fails on its own:");
+    expect(blocked.replay).toBe(replay("phase1.crash-safety"));
+  });
+});
+
+describe("a partial grade's line", () => {
+  test("shows the selection as it can be pasted: --only with commas", () => {
+    const report = { ...phase1([meta("phase1.round-trip", "passed")]), partial: { only: ["phase1", "phase2.boundary-crash"], maxScore: 100, maxBonus: 50 } };
+    expect(partialLine(report)).toMatch(/^Partial grade \(--only phase1,phase2\.boundary-crash\): /);
+  });
+});
+
+describe("a runs picture's legend", () => {
+  const plain = pc.createColors(false);
+  /** Run 1 killed at the boundary after step 2; run 2 ran step 3 on a wrong state, then 4 twice. */
+  const picture: RunsPicture = {
+    kind: "runs", unit: "run", steps: 5,
+    runs: [
+      { cells: [{ step: 1, time: 1 }, { step: 2, time: 1 }], killed: { step: 2, at: "after", words: "at the boundary after step 2" } },
+      { cells: [{ step: 3, time: 1, wrongState: true }, { step: 4, time: 1 }, { step: 4, time: 2 }, { step: 5, time: 1 }], printed: { line: '{"status":"done","nextStep":6}' } },
+    ],
+    wrong: { step: 3, says: "step 3 ran on a wrong state" },
+  };
+
+  test("names every mark drawn (✗! among them), and no mark not drawn", () => {
+    const lines = runsLines(picture, { width: 80, indent: 6, c: plain });
+    const legend = lines.slice(lines.findIndex((l) => l.includes("█ ran"))).join("  ");
+    for (const words of ["█ ran", "×2 ran again", "✂ killed", "✗! ran on a wrong state", "✗ wrong", "→ printed"]) expect(legend).toContain(words);
+    expect(lines.join("\n")).toContain("✗!");
+    expect(legend).not.toContain("✗2");
+  });
+
+  test("a picture with only steps that ran has '█ ran' alone", () => {
+    const ran: RunsPicture = { kind: "runs", unit: "run", steps: 2, runs: [{ cells: [{ step: 1, time: 1 }, { step: 2, time: 1 }] }] };
+    expect(runsLines(ran, { width: 80, indent: 6, c: plain }).at(-1)!.trim()).toBe("█ ran");
+  });
+
+  test("wraps onto a second line rather than be cut at a narrow width", () => {
+    const lines = runsLines(picture, { width: 40, indent: 6, c: plain });
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(40);
+    const legend = lines.slice(lines.findIndex((l) => l.trim().startsWith("█ ran"))).join("  ");
+    expect(legend).toContain("→ printed");
+    expect(legend).not.toContain("…");
+  });
+});
