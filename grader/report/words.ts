@@ -23,7 +23,7 @@ export function checkedLine(report: Pick<Report, "deliverables" | "stats">, seco
 export function partialLine(report: Report): string {
   const { only, maxScore, maxBonus } = report.partial!;
   const graded = [report.maxScore > 0 || report.maxBonus === 0 ? { graded: `${report.maxScore} of ${maxScore} core points`, earned: report.score } : null, report.maxBonus > 0 ? { graded: `${report.maxBonus} of ${maxBonus} bonus points`, earned: report.bonus } : null].filter((p) => p !== null);
-  return `Partial grade (--only ${only.join(" ")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; ${gradeCommand(report.target)} gives the grade`;
+  return `Partial grade (--only ${only.join(",")}): ${graded.map((p) => p.graded).join(" and ")} graded here; earned ${graded.map((p) => p.earned).join(" and ")}; ${gradeCommand(report.target)} gives the grade`;
 }
 
 /** The command that grades the same target in full. */

@@ -24,7 +24,7 @@ function header(s: ClassSummary): string {
     `<li data-figure="max"><span class="n">${s.rubricMax.core}</span>core points${s.rubricMax.bonus > 0 ? ` and ${s.rubricMax.bonus} bonus` : ""} in the rubric</li>`,
   ];
   const seed = s.seeds.length === 0 ? "" : `, seed ${s.seeds.join(", ")}`;
-  const partial = s.only ? `<p class="partial">A partial grade (--only ${esc(s.only.join(" "))}): the numbers below are of those checks only.</p>` : "";
+  const partial = s.only ? `<p class="partial">A partial grade (--only ${esc(s.only.join(","))}): the numbers below are of those checks only.</p>` : "";
   return `<header>
 <h1>Class gradebook</h1>
 <p class="meta">Graded <time datetime="${esc(s.gradedAt)}">${esc(whenWords(s.gradedAt))}</time>${esc(seed)}.</p>
