@@ -1,7 +1,8 @@
 // The "runs" picture (picture-runs.ts) in the terminal: a row per run, its steps as cells under a
 // step axis 1..N, "✂" where it was killed (between two cells, or inside one), "×2" on a step run
 // again, "✗" on what the story says is wrong, and "↑" under a step the story names. Every mark is
-// a sign as well as a colour; at most 12 lines, never wider than the terminal.
+// a sign as well as a colour, and the legend names each mark drawn; at most 12 lines (13 when the
+// legend needs two), never wider than the terminal.
 import type pc from "picocolors";
 import stringWidth from "string-width";
 import { cut } from "./cut-to-width.js";
@@ -48,38 +49,49 @@ export function runsLines(picture: RunsPicture, opts: { width: number; indent: n
   out.push(c.dim(fit(axis)));
   const rows = picture.runs.map((_, i) => row(picture, i, { labelWidth, flag, body, room: width - indent - column(steps + 1), c }));
   const under = wrongLines(picture, { column, body, width: width - indent });
-  const legend = legendLine(picture);
-  const room = MAX_LINES - out.length - under.length - 1;
-  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 2), { plain: `… ${rows.length - room + 1} more ${picture.unit}es`.replace(/(run|session)es$/, "$1s"), coloured: "" }, rows.at(-1)!];
+  // The legend's lines: as many as every row's marks need (the rows shown need no more).
+  const legendRoom = legendLines(new Set(rows.flatMap((r) => [...r.marks])), width - indent).length;
+  const room = MAX_LINES - out.length - under.length - legendRoom;
+  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 2), { plain: `… ${rows.length - room + 1} more ${picture.unit}es`.replace(/(run|session)es$/, "$1s"), coloured: "", marks: new Set<Mark>() }, rows.at(-1)!];
   for (const r of shown) out.push(r.coloured && stringWidth(r.plain) <= width - indent ? pad + r.coloured : c.dim(fit(r.plain)));
   for (const line of under) out.push(c.red(fit(line)));
-  out.push(c.dim(fit(legend)));
+  // The legend explains the marks the lines above drew, each one, and no other.
+  const drawn = new Set<Mark>(shown.flatMap((r) => [...r.marks]));
+  if (under.length > 0) drawn.add("wrong");
+  for (const line of legendLines(drawn, width - indent)) out.push(c.dim(fit(line)));
   return out;
 }
 
 /** One run's row: its label, a gap and a body for each step, and a session's printed line. */
-function row(picture: RunsPicture, i: number, opts: { labelWidth: number; flag: number; body: number; room: number; c: Colors }): { plain: string; coloured: string } {
+function row(picture: RunsPicture, i: number, opts: { labelWidth: number; flag: number; body: number; room: number; c: Colors }): { plain: string; coloured: string; marks: Set<Mark> } {
   const { labelWidth, flag, body, c } = opts;
   const run = picture.runs[i]!;
   const wrong = rowWrong(picture, i);
   const head = `${flag ? (wrong ? "✗ " : "  ") : ""}${label(picture, i)}`.padEnd(labelWidth);
+  const marks = new Set<Mark>(flag && wrong ? ["wrong"] : []);
   const parts: [string, (s: string) => string][] = [[`${head} `, wrong ? (s) => c.red(c.bold(s)) : (s) => s]];
   const kill = (s: string) => c.red(c.bold(s));
   const k = run.killed;
   for (let step = 1; step <= picture.steps + 1; step++) {
     const gapKilled = k && ((k.at === "before" && k.step === step) || (k.at === "after" && k.step === step - 1));
     parts.push(gapKilled ? ["✂", kill] : [" ", (s) => s]);
-    if (step <= picture.steps) parts.push(cellBody(picture, run, step, body, c));
+    if (gapKilled) marks.add("killed");
+    if (step <= picture.steps) {
+      const [text, colour, mark] = cellBody(picture, run, step, body, c);
+      parts.push([text, colour]);
+      if (mark) marks.add(mark);
+    }
   }
   if (run.printed) {
     const line = printedWords(run.printed.line, opts.room - 3);
     parts.push([` ${run.printed.wrong ? "✗" : "→"} ${line}`, run.printed.wrong ? kill : (s) => c.dim(s)]);
+    marks.add(run.printed.wrong ? "wrong" : "printed");
   }
-  return { plain: parts.map(([s]) => s).join("").trimEnd(), coloured: parts.map(([s, f]) => f(s)).join("").trimEnd() };
+  return { plain: parts.map(([s]) => s).join("").trimEnd(), coloured: parts.map(([s, f]) => f(s)).join("").trimEnd(), marks };
 }
 
 /** The body of one step's cell in a run: ran ("███"), ran again ("×2"), wrong ("✗2"), killed inside ("✂"), or blank. */
-function cellBody(picture: RunsPicture, run: PictureRun, step: number, body: number, c: Colors): [string, (s: string) => string] {
+function cellBody(picture: RunsPicture, run: PictureRun, step: number, body: number, c: Colors): [string, (s: string) => string, Mark | undefined] {
   const cell = run.cells.filter((x) => x.step === step).at(-1);
   const k = run.killed;
   const killedIn = k && k.step === step && (k.at === "in-step" || k.at === "in-window");
@@ -87,9 +99,15 @@ function cellBody(picture: RunsPicture, run: PictureRun, step: number, body: num
   const colour = !cell ? (s: string) => s : isWrongCell(picture, cell) ? (s: string) => c.red(c.bold(s)) : cell.time > 1 ? c.yellow : c.green;
   if (killedIn) {
     const text = (k.at === "in-window" && cell ? mark.slice(0, body - 1) : "").padEnd(body - 1) + "✂";
-    return [text.slice(-body).padStart(body), (s) => c.red(c.bold(s))];
+    return [text.slice(-body).padStart(body), (s) => c.red(c.bold(s)), "killed"];
   }
-  return [mark.padStart(body), colour];
+  return [mark.padStart(body), colour, cell ? cellKind(picture, cell) : undefined];
+}
+
+/** Which legend entry a cell's sign (cellMark) needs. */
+function cellKind(picture: RunsPicture, cell: PictureCell): Mark {
+  if (isWrongCell(picture, cell)) return cell.wrongState ? "wrong-state" : "wrong-again";
+  return cell.time > 1 ? "again" : "ran";
 }
 
 /** A cell's sign: "███" the first time, "×2" when it ran again, "✗2" or "✗!" when the story counts it against the target. */
@@ -121,12 +139,27 @@ function wrongLines(picture: RunsPicture, opts: { column: (step: number) => numb
   return [arrow, `✗ ${wrong.says}`];
 }
 
-/** What each sign used means, in one line. */
-function legendLine(picture: RunsPicture): string {
-  const cells = picture.runs.flatMap((r) => r.cells);
-  const signs = ["█ ran"];
-  if (cells.some((x) => x.time > 1 && !isWrongCell(picture, x))) signs.push("×2 ran again");
-  if (picture.runs.some((r) => r.killed)) signs.push("✂ killed");
-  if (cells.some((x) => isWrongCell(picture, x)) || picture.wrong) signs.push("✗ wrong");
-  return signs.join("  ");
+/** A sign the picture can draw, named for its legend entry. */
+type Mark = "ran" | "again" | "killed" | "wrong-again" | "wrong-state" | "wrong" | "printed";
+
+/** Each sign's words in the legend, in the legend's order. */
+const LEGEND: [Mark, string][] = [
+  ["ran", "█ ran"],
+  ["again", "×2 ran again"],
+  ["killed", "✂ killed"],
+  ["wrong-again", "✗2 ran again, wrongly"],
+  ["wrong-state", "✗! ran on a wrong state"],
+  ["wrong", "✗ wrong"],
+  ["printed", "→ printed"],
+];
+
+/** What each sign drawn means: one line, or more when they do not fit in `width` columns (never cut). */
+function legendLines(drawn: Set<Mark>, width: number): string[] {
+  const lines: string[] = [];
+  for (const [, words] of LEGEND.filter(([mark]) => drawn.has(mark))) {
+    const last = lines.at(-1);
+    if (last !== undefined && stringWidth(`${last}  ${words}`) <= width) lines[lines.length - 1] = `${last}  ${words}`;
+    else lines.push(words);
+  }
+  return lines;
 }
