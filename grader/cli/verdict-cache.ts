@@ -82,6 +82,11 @@ export class VerdictCache {
     private readonly secret: Buffer,
   ) {}
 
+  /** Where the files the grader's checks are compiled from are kept between grades (graderInputs). */
+  get graderInputsFile(): string {
+    return path.join(this.dir, "grader-inputs");
+  }
+
   static open(dir = cacheFolder(), secretFile = defaultSecretFile()): VerdictCache | null {
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -157,8 +162,8 @@ function readsVerdictsOf(rubric: Rubric, id: string, standIns?: string[]): strin
  * what it reads (an entry's inputs verify that). A deliverable's key holds the keys of those
  * whose verdicts it reads, or that they are not graded here.
  */
-export async function verdictKeys(config: GradeConfig, deliverables: string[]): Promise<Map<string, string>> {
-  const graders = await graderDigests(deliverables);
+export async function verdictKeys(config: GradeConfig, deliverables: string[], { memoFile }: { memoFile?: string } = {}): Promise<Map<string, string>> {
+  const graders = await graderDigests(deliverables, memoFile);
   const keys = new Map<string, string>();
   const keyOf = (id: string, seen: string[]): string => {
     if (keys.has(id)) return keys.get(id)!;
@@ -187,11 +192,9 @@ export async function verdictKeys(config: GradeConfig, deliverables: string[]): 
  * from, as esbuild reads them, and GRADER_INPUTS; by path and content. The rest of the grader (the
  * reports, the command line's other files, its tests) changes no verdict.
  */
-async function graderDigests(deliverables: string[]): Promise<Map<string, string>> {
-  const host = path.join(REPO_ROOT, "grader/sandbox/runtime/main.ts");
-  const entries = Object.fromEntries([...deliverables.map((id) => [id, path.join(REPO_ROOT, "grader/checks", `${id}.grade.ts`)]), ["host", host]]);
-  const built = await build({ ...GRADER_BUILD, entryPoints: entries, outdir: path.join(REPO_ROOT, ".grade", "digest"), write: false, metafile: true, logLevel: "silent" });
-  const inputsOf = (name: string) => Object.entries(built.metafile.outputs).find(([out]) => path.basename(out, path.extname(out)) === name)?.[1].inputs ?? {};
+async function graderDigests(deliverables: string[], memoFile?: string): Promise<Map<string, string>> {
+  const inputs = await graderInputs(["host", ...deliverables], memoFile);
+  const inputsOf = (name: string) => inputs[name]!;
   const shared = createHash("sha256");
   const walk = (rel: string) => {
     const abs = path.join(REPO_ROOT, rel);
@@ -201,15 +204,52 @@ async function graderDigests(deliverables: string[]): Promise<Map<string, string
     } else shared.update(`${rel}\0`).update(fs.readFileSync(abs)).update("\0");
   };
   for (const input of GRADER_INPUTS) walk(input);
-  for (const input of Object.keys(inputsOf("host")).sort()) shared.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+  for (const input of inputsOf("host")) shared.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
   const common = shared.digest("hex");
   const digests = new Map<string, string>();
   for (const id of deliverables) {
     const hash = createHash("sha256").update(common);
-    for (const input of Object.keys(inputsOf(id)).sort()) hash.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+    for (const input of inputsOf(id)) hash.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
     digests.set(id, hash.digest("hex"));
   }
   return digests;
+}
+
+/**
+ * The files (relative to the repository, sorted) each of `names` is compiled from: a deliverable's
+ * checks, or "host", the sandbox host. esbuild finds them (0.2 to 0.8 s); they are kept in
+ * `memoFile` with each file's time and size, and found again only once one of those changed (a
+ * new import changes the file that makes it). Their contents are read on every grade.
+ */
+async function graderInputs(names: string[], memoFile?: string): Promise<Record<string, string[]>> {
+  type Memo = { inputs: Record<string, string[]>; stats: Record<string, string> };
+  const stat = (rel: string) => {
+    try {
+      const st = fs.statSync(path.resolve(REPO_ROOT, rel));
+      return `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return "absent";
+    }
+  };
+  try {
+    const memo = JSON.parse(fs.readFileSync(memoFile!, "utf8")) as Memo;
+    if (names.every((n) => Array.isArray(memo.inputs[n])) && Object.entries(memo.stats).every(([rel, st]) => stat(rel) === st)) return memo.inputs;
+  } catch {
+    // None kept, or not for these: found again.
+  }
+  const entry = (name: string) => path.join(REPO_ROOT, name === "host" ? "grader/sandbox/runtime/main.ts" : `grader/checks/${name}.grade.ts`);
+  const built = await build({ ...GRADER_BUILD, entryPoints: Object.fromEntries(names.map((n) => [n, entry(n)])), outdir: path.join(REPO_ROOT, ".grade", "digest"), write: false, metafile: true, logLevel: "silent" });
+  const inputs = Object.fromEntries(names.map((n) => [n, Object.keys(Object.entries(built.metafile.outputs).find(([out]) => path.basename(out, path.extname(out)) === n)?.[1].inputs ?? {}).sort()]));
+  if (memoFile) {
+    const stats = Object.fromEntries([...new Set(Object.values(inputs).flat())].map((rel) => [rel, stat(rel)]));
+    try {
+      fs.writeFileSync(`${memoFile}.${process.pid}.tmp`, JSON.stringify({ inputs, stats } satisfies Memo), { mode: 0o600 });
+      fs.renameSync(`${memoFile}.${process.pid}.tmp`, memoFile);
+    } catch {
+      // Found again next time.
+    }
+  }
+  return inputs;
 }
 
 function defaultSecretFile(): string {
@@ -238,7 +278,7 @@ export interface CacheLookup {
 
 /** Looks up each of `deliverables` in `cache`; the cache keeps what it found for store(). */
 export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverables: string[]): Promise<CacheLookup> {
-  const keys = await verdictKeys(config, deliverables);
+  const keys = await verdictKeys(config, deliverables, { memoFile: cache.graderInputsFile });
   const hits = new Map<string, CachedVerdicts & { inputs: Trace }>();
   for (const [id, key] of keys) {
     const hit = cache.get(key, id, config.targetDir);
