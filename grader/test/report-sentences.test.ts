@@ -1,6 +1,7 @@
 // Sentences of the report that a student read as false or unclear, each held to what it must say:
 // a check that only waits on another has no command to replay; a partial grade's selection is
-// shown as it can be typed; a picture's legend names every mark the picture drew.
+// shown as it can be typed; a picture's legend names every mark the picture drew; a session's
+// wrong status line says how many steps it ran.
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
@@ -10,6 +11,10 @@ import { runsLines } from "../report/picture-lines-runs.js";
 import type { RunsPicture } from "../report/picture-runs.js";
 import { partialLine } from "../report/words.js";
 import { loadRubric } from "../rubric.js";
+import { DEFAULT_TASK } from "../rubric-task.js";
+import { gradedTask } from "../checks/phase2/ledger.js";
+import { checkSession, stepsWords, type Session } from "../checks/phase3/sessions.js";
+import { show } from "../sandbox/runtime/actor.js";
 
 const RUBRIC = loadRubric();
 
@@ -82,5 +87,30 @@ describe("a runs picture's legend", () => {
     const legend = lines.slice(lines.findIndex((l) => l.trim().startsWith("█ ran"))).join("  ");
     expect(legend).toContain("→ printed");
     expect(legend).not.toContain("…");
+  });
+});
+
+describe("a session that printed the wrong status", () => {
+  const task = gradedTask(DEFAULT_TASK);
+  /** A session that exited 0 having run `steps` and printed `line`. */
+  const session = (steps: number[], line: string) =>
+    ({ timedOut: false, exitCode: 0, signal: null, stdout: `${line}\n`, stderr: "", stdoutBytes: line.length + 1, effects: steps.map((step) => ({ phase: "done", step, pid: 1 })), show: (t: string) => t, command: "session --checkpoint task-checkpoint.json", limits: { outputKiB: 64 } }) as unknown as Session;
+
+  test("says how many steps it ran (its side effects) and how many were to be done, never as if it ran them", () => {
+    expect(checkSession(task, session([], '{"status":"paused","nextStep":1}'), task.steps)).toBe('`session --checkpoint task-checkpoint.json` ran no step and printed {"status":"paused","nextStep":1}; expected {"status":"done","nextStep":11}, with all 10 steps done');
+    expect(checkSession(task, session([5, 6], '{"status":"paused","nextStep":7}'), 4)).toBe('`session --checkpoint task-checkpoint.json` ran steps 5 to 6 and printed {"status":"paused","nextStep":7}; expected {"status":"paused","nextStep":5}, with 4 of the task\'s 10 steps done');
+  });
+
+  test("names the steps it ran: none, one, a range, or each in order", () => {
+    expect([[], [3], [1, 2, 3], [1, 2, 2, 3]].map(stepsWords)).toEqual(["no step", "step 3", "steps 1 to 3", "steps 1, 2, 2 and 3"]);
+  });
+});
+
+describe("a concurrency story's calls", () => {
+  test("name the checkpoint's folder as the student knows it, not by the grader's folder name", () => {
+    expect(show("@/work")).toBe("the checkpoint's folder");
+    expect(show("@/work/")).toBe("the checkpoint's folder");
+    expect(show("@/work/checkpoint.json")).toBe("checkpoint.json");
+    expect(show("@/work/workspace")).toBe("workspace");
   });
 });

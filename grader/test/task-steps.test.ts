@@ -32,12 +32,12 @@ describe("a grade with the manifest's task of 6 steps", () => {
     expect(checkOf(report, "phase3.three-sessions")!.title).toBe("sessions of 2, 2 and 2 steps complete the task");
   });
 
-  test("a session that passes one step fewer than --max-steps is told in the task's numbers: sessions of 2, 2 and 2, after 2 of 6 steps", async () => {
+  test("a session that passes one step fewer than --max-steps is told in the task's numbers: sessions of 2, 2 and 2, the step it ran, 2 of the task's 6 steps to be done", async () => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures/phase3/budget-off-by-one"));
     try {
       const run = await grade(target.path, ["--rubric", sixStepManifest(), "--only", "phase3.three-sessions"]);
       expect(checkOf(run.report, "phase3.three-sessions")!.message).toBe(
-        'Ran 3 sessions with --max-steps 2, 2, 2: session 1: `session --checkpoint task-checkpoint.json --max-steps 2` printed {"status":"paused","nextStep":2}; expected {"status":"paused","nextStep":3} after 2 of 6 steps.',
+        'Ran 3 sessions with --max-steps 2, 2, 2: session 1: `session --checkpoint task-checkpoint.json --max-steps 2` ran step 1 and printed {"status":"paused","nextStep":2}; expected {"status":"paused","nextStep":3}, with 2 of the task\'s 6 steps done.',
       );
     } finally {
       await target.cleanup();

@@ -98,8 +98,20 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
     const shown = statusLine(o);
     return `\`${o.command}\` ${shown ? `printed ${JSON.stringify(clip(shown))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
   }
-  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) return `\`${o.command}\` printed ${clip(statusLine(o))}; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
+  if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) {
+    // What it ran, from its side effects, so that the count of steps expected is not read as a count of steps it ran.
+    const ran = o.effects.filter((e) => e.phase === "done").map((e) => e.step);
+    return `\`${o.command}\` ran ${stepsWords(ran)} and printed ${clip(statusLine(o))}; expected ${expected}, with ${stepsDone === task.steps ? `all ${task.steps}` : `${stepsDone} of the task's ${task.steps}`} steps done`;
+  }
   return null;
+}
+
+/** The steps a session ran, in order: "no step", "step 3", "steps 1 to 4", "steps 1, 2, 2 and 3". */
+export function stepsWords(steps: number[]): string {
+  if (steps.length === 0) return "no step";
+  if (steps.length === 1) return `step ${steps[0]}`;
+  if (steps.every((s, i) => s === steps[0]! + i)) return `steps ${steps[0]} to ${steps.at(-1)}`;
+  return `steps ${steps.slice(0, -1).join(", ")} and ${steps.at(-1)}`;
 }
 
 /** The last line a process printed, trimmed ("" when none): a session's status line. */
