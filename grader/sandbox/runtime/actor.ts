@@ -225,8 +225,10 @@ class GateRecorder extends Recorder {
   }
 }
 
-/** A stored path as the student named it ("@/work/checkpoint.json" is "checkpoint.json"). */
-function show(name: string): string {
+/** A stored path as the student knows it ("@/work/checkpoint.json" is "checkpoint.json", "@/work" the checkpoint's folder). */
+export function show(name: string): string {
+  // The folder itself has no name the student gave it: "work" is the grader's.
+  if (/^@\/work\/?$/.test(name)) return "the checkpoint's folder";
   return name.replace(/^@\/(work\/)?/, "");
 }
 

@@ -52,9 +52,9 @@ const SHARED_TEMP = [
   "B: fsyncSync fsyncs checkpoint.json.tmp",
   "B: closeSync closes checkpoint.json.tmp",
   "B: renameSync renames checkpoint.json.tmp to checkpoint.json",
-  "B: openSync opens work (r)",
-  "B: fsyncSync fsyncs work",
-  "B: closeSync closes work",
+  "B: openSync opens the checkpoint's folder (r)",
+  "B: fsyncSync fsyncs the checkpoint's folder",
+  "B: closeSync closes the checkpoint's folder",
   "A: writeFileSync writes 19 bytes to checkpoint.json (opened as checkpoint.json.tmp, renamed since)",
 ];
 
