@@ -15,6 +15,7 @@ import { DEFAULT_TASK } from "../rubric-task.js";
 import { gradedTask } from "../checks/phase2/ledger.js";
 import { checkSession, stepsWords, type Session } from "../checks/phase3/sessions.js";
 import { show } from "../sandbox/runtime/actor.js";
+import { notMeasured } from "../checks/stretch-git/comparison.js";
 
 const RUBRIC = loadRubric();
 
@@ -112,5 +113,14 @@ describe("a concurrency story's calls", () => {
     expect(show("@/work/")).toBe("the checkpoint's folder");
     expect(show("@/work/checkpoint.json")).toBe("checkpoint.json");
     expect(show("@/work/workspace")).toBe("workspace");
+  });
+});
+
+describe("the stretch-git comparison's note", () => {
+  test("names a file that was not measured once: a problem that names it already is not prefixed with it", () => {
+    expect(notMeasured("runner.ts", "starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\"")).toBe("starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\"");
+    expect(notMeasured("runner.ts", "runner.ts is missing from work/mine/")).toBe("runner.ts is missing from work/mine/");
+    expect(notMeasured("runner.ts", "runTask is not implemented yet")).toBe("runner.ts: runTask is not implemented yet");
+    expect(notMeasured("git-checkpoint.ts", "starter/runner.ts does not compile")).toBe("git-checkpoint.ts: starter/runner.ts does not compile");
   });
 });

@@ -126,7 +126,7 @@ function table(measured: Measured[], crashed: number[]): MeasurementReport {
     const t = m.recovery?.[kind];
     return t && t.of > 0 ? `${t.recovered} of ${t.of}` : kind === "inside commit" && m.file === "runner.ts" ? "– (a rename is atomic)" : undefined;
   };
-  const problems = measured.filter((m) => m.problem).map((m) => `${m.file}: ${m.problem}`);
+  const problems = measured.filter((m) => m.problem).map((m) => notMeasured(m.file, m.problem!));
   return {
     id: "stretch-git.comparison",
     title: TITLE,
@@ -143,6 +143,12 @@ function table(measured: Measured[], crashed: number[]): MeasurementReport {
     note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length, crashed)), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
     data: { runs: RUNS, implementations: measured },
   };
+}
+
+/** Why `file` was not measured, naming it once: "runner.ts: runTask is not implemented yet", "starter/runner.ts does not compile: …" (a problem that names the file already). */
+export function notMeasured(file: string, problem: string): string {
+  const names = new RegExp(`^(\\S*/)?${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(problem);
+  return names ? problem : `${file}: ${problem}`;
 }
 
 /** What the numbers mean, under the table (`shown`: how many of its columns were measured). */
