@@ -3,7 +3,7 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import type { MeasurementReport } from "./measurement.js";
 import { notStartedLine } from "./not-started.js";
-import { restoreCommand, wholeFileFailure } from "./whole-file.js";
+import { restoreCommand, sharedWait, wholeFileFailure } from "./whole-file.js";
 import { checkedLine, commandLabel, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import { pictureLines } from "./picture-lines.js";
@@ -35,6 +35,8 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
       const { said, command } = restoreCommand(wholeFileFailure(d)!);
       out.push(...text(c.red(`${MARK.failed} ${said}`), 2), ...(command ? commandLines("", command, { indent: 4, width }).map((l) => c.cyan(l)) : []));
     }
+    // Every check waits on the same one: one line, not one row each saying the same.
+    else if (sharedWait(d)) out.push(...text(c.yellow(`${MARK.blocked} ${sharedWait(d)}`), 2));
     else {
       // Every check passed with the same note (with a stand-in, for a file of an earlier phase
       // that does not compile): told once, under the deliverable, not once and then "the same story" per check.

@@ -60,3 +60,16 @@ export function wholeFileFailure(d: GradedDeliverable): string | undefined {
   if (!story || !WHOLE_FILE.test(story)) return undefined;
   return failed.every((c) => c.status === "failed" && c.message === story) ? story : undefined;
 }
+
+/**
+ * The one sentence for a deliverable of more than one check whose every check only waits on the
+ * same check (a file of an earlier phase that does not compile, say): "Its 3 checks are scored
+ * only once phase1.crash-safety passes; fix that first." Undefined when a check has a story of
+ * its own or they wait on different checks.
+ */
+export function sharedWait(d: GradedDeliverable): string | undefined {
+  const first = d.checks[0]?.message;
+  if (d.checks.length < 2 || !first || !d.checks.every((c) => c.status === "blocked" && c.message === first)) return undefined;
+  const wait = /^Scored only once (.+)$/.exec(first);
+  return wait ? `Its ${d.checks.length} checks are scored only once ${wait[1]}` : undefined;
+}

@@ -16,6 +16,7 @@ import { gradedTask } from "../checks/phase2/ledger.js";
 import { checkSession, stepsWords, type Session } from "../checks/phase3/sessions.js";
 import { show } from "../sandbox/runtime/actor.js";
 import { notMeasured } from "../checks/stretch-git/comparison.js";
+import { renderScoreboard } from "../report/terminal.js";
 
 const RUBRIC = loadRubric();
 
@@ -122,5 +123,29 @@ describe("the stretch-git comparison's note", () => {
     expect(notMeasured("runner.ts", "runner.ts is missing from work/mine/")).toBe("runner.ts is missing from work/mine/");
     expect(notMeasured("runner.ts", "runTask is not implemented yet")).toBe("runner.ts: runTask is not implemented yet");
     expect(notMeasured("git-checkpoint.ts", "starter/runner.ts does not compile")).toBe("git-checkpoint.ts: starter/runner.ts does not compile");
+  });
+});
+
+describe("a deliverable whose every check waits on the same failed check", () => {
+  const WAIT = "Scored only once phase1.crash-safety passes; fix that first.";
+  const blocked = (id: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: WAIT, crashStates: 0 });
+  const report = (checks: Report["deliverables"][number]["checks"]): Report => ({
+    schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: 0, bonus: 0, maxBonus: 15,
+    deliverables: [{ id: "power-loss", title: "Beyond the handout: durable across a power cut", kind: "bonus", status: "graded", points: 0, maxPoints: 15, checks, crashStates: 0, durationMs: 0 }],
+    stats: { crashStates: 0, durationMs: 1000 },
+  });
+
+  test("is one line on the scoreboard at 80 columns, not a row per check each saying the same", () => {
+    const lines = renderScoreboard(report([blocked("power-loss.never-torn"), blocked("power-loss.durable"), blocked("power-loss.cut-while-recovering")]), { color: false, seconds: 1, width: 80 }).split("\n");
+    expect(lines.slice(3, 5)).toEqual(["  – Its 3 checks are scored only once phase1.crash-safety passes; fix that", "    first."]);
+    expect(lines[5]).toBe("");
+    expect(lines.join("\n")).not.toContain("title of");
+  });
+
+  test("keeps a row per check when one has a story of its own", () => {
+    const own = { ...blocked("power-loss.durable"), message: `${WAIT}\nIt also fails on its own:\nsomething else` };
+    const text = renderScoreboard(report([blocked("power-loss.never-torn"), own]), { color: false, seconds: 1, width: 80 });
+    expect(text).toContain("title of power-loss.never-torn");
+    expect(text).not.toContain("Its 2 checks");
   });
 });

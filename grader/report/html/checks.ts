@@ -3,7 +3,7 @@
 // status, its title, id and points; inside, its picture (with the folder before and after the
 // crash, for a crashed call or a crashed run replayed from its trace), its story and its replay command.
 import { notStartedLine } from "../not-started.js";
-import { wholeFileFailure } from "../whole-file.js";
+import { sharedWait, wholeFileFailure } from "../whole-file.js";
 import { commandTitle } from "../words.js";
 import type { MeasurementReport } from "../measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
@@ -30,6 +30,8 @@ export function deliverableSection(d: DeliverableReport): string {
   if (d.notStarted) notes.push(`${MARK.blocked} ${notStartedLine(d.notStarted)}. Open a check below for its own story.`);
   const whole = wholeFileFailure(d);
   if (whole) notes.push(`${MARK.failed} ${whole}${whole.endsWith(".") ? "" : "."} No check here could run without it.`);
+  const waits = sharedWait(d);
+  if (waits) notes.push(`${MARK.blocked} ${waits}`);
   if (d.status === "not-graded") notes.push("The grader has no checks for it yet.");
   return [
     `<section class="deliverable" id="${esc(sectionId(d))}" aria-labelledby="${esc(sectionId(d))}-title">`,
