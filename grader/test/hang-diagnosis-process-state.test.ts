@@ -55,12 +55,15 @@ test.runIf(linux)("a process waiting for a program it runs that spins is waiting
   expect(await activityOf(await start("sleep 30; true"))).toBe("blocked");
 });
 
-test.runIf(linux)("a spinning process reads as running even when it got a small share of a processor: its thread is runnable", async () => {
+test.runIf(linux)("a spinning process reads as running even when it got a small share of a processor: a thread of it is runnable at both readings", async () => {
   const pid = await start(SPIN);
   const before = readProcess(pid)!;
   const after = { ...readProcess(pid)!, cpuMs: before.cpuMs };
+  expect(before.threads).toContain("R");
   expect(after.threads).toContain("R");
   expect(activityBetween(before, after)).toBe("running");
+  // Caught runnable at one reading only, with no processor time used meanwhile: not running.
+  expect(activityBetween({ ...before, threads: ["S"] }, after)).toBe("blocked");
 });
 
 test("a process that is not there (or a machine without /proc) has no reading", () => {

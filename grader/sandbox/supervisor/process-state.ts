@@ -1,7 +1,7 @@
 // What a process that runs the target's code is doing, read from the process itself (/proc,
 // Linux), not from how long it has been silent: a silence means one thing on a quiet machine and
 // another on a busy one, the state of the process the same on both. It is running code of its
-// own (a thread runnable, or its processor time growing: a loop), waiting for a program it runs
+// own (a thread runnable at both readings, or its processor time growing: a loop), waiting for a program it runs
 // or for the disk (that work still goes on), or blocked (asleep in a system call with nothing
 // below it working: a pipe nobody writes, a lock, Atomics.wait, a child that sleeps). Where /proc
 // is not there (macOS) nothing is known, and the watchdog keeps its plain timer.
@@ -50,10 +50,11 @@ export function readProcess(pid: number): ProcessReading | null {
   return { at: performance.now(), threads, cpuMs: ticks(own, 11) + ticks(own, 12), programsCpuMs, programBusy };
 }
 
-/** What the process did between two readings of it, as its state at the second one and what it used meanwhile say. */
+/** What the process did between two readings of it, as its states at both and what it used meanwhile say. */
 export function activityBetween(before: ProcessReading, after: ProcessReading): Activity {
   const share = (ms: number) => ms >= RUNNING_SHARE * Math.max(1, after.at - before.at);
-  if (after.threads.includes("R") || share(after.cpuMs - before.cpuMs)) return "running";
+  // Runnable at both readings, not one: a thread of the runtime's own (the garbage collector's) may be caught running once.
+  if ((before.threads.includes("R") && after.threads.includes("R")) || share(after.cpuMs - before.cpuMs)) return "running";
   if (after.threads.includes("D") || after.programBusy || share(after.programsCpuMs - before.programsCpuMs)) return "waiting-for-work";
   return "blocked";
 }
