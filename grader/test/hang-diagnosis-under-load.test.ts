@@ -15,9 +15,9 @@ import { keepProcessorsBusy } from "./support/deadline.js";
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
 const SPINS = "loadCheckpoint did not return within 5 s (is there a loop waiting for a file that is not there?)";
 
-/** Every story of a report that tells of a host that went silent. */
+/** Every story of a report that tells of a host that went silent, after its check's id. */
 function silentHostStories(report: Report | null): string[] {
-  return (report?.deliverables ?? []).flatMap((d) => d.checks.map((c) => c.message ?? "")).filter((m) => /stopped responding|kept running for/.test(m));
+  return (report?.deliverables ?? []).flatMap((d) => d.checks.map((c) => `${c.id}: ${c.message ?? ""}`)).filter((m) => /stopped responding|kept running for/.test(m));
 }
 
 /** Grades `target` (full, or with `args`), with `perCore` spinning processes per processor while it runs when given; how long it took. */
