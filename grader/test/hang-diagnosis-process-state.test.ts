@@ -11,8 +11,15 @@ import { activityBetween, readProcess, type Activity } from "../sandbox/supervis
 const linux = process.platform === "linux";
 const started: ChildProcess[] = [];
 
+// Each shell leads a process group of its own: killing the group ends the program below it too.
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((c) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : (c.once("exit", () => resolve()), c.kill("SIGKILL"))))));
+  await Promise.all(started.splice(0).map((c) => new Promise<void>((resolve) => {
+    if (c.exitCode === null && c.signalCode === null) c.once("exit", () => resolve());
+    else resolve();
+    try {
+      process.kill(-c.pid!, "SIGKILL");
+    } catch {}
+  })));
 });
 
 /** Starts `sh -c script` (a script that `exec`s a program gives that program's pid), and waits until it has settled into what it does. */
