@@ -40,8 +40,8 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
     traces.push(prepared.inputs);
   }
   // Its report depends on every module it runs: the verdict cache keys it by all their reads.
+  // One the machine cut short (or that could not run) leaves none: its deliverable is not cached.
   const inputs = union(traces);
-  if (inputs) leaveTrace(config.work, m.id, inputs);
   const variant: Variant = { label: "", bundles, standIns: [] };
   const ctx = new CheckContext(config, m.id, variant);
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
@@ -54,7 +54,9 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
       : `the measurement did not finish within ${formatSeconds(checkMs)}, the most one may take (it is not scored)`;
   try {
     const outcome = await withinDeadline<MeasurementReport | string>(m.run(ctx, unusable), { clock, fairMs: checkMs, wallMs: checkWallCapMs(config.rubric.limits) }, late);
-    return typeof outcome === "string" ? unmeasured(m, outcome) : outcome;
+    if (typeof outcome === "string") return unmeasured(m, outcome);
+    if (inputs && !ctx.limitHit) leaveTrace(config.work, m.id, inputs);
+    return outcome;
   } catch (error) {
     return unmeasured(m, error instanceof SandboxFailure ? sandboxStory(error) : `the grader could not measure it (${(error as Error)?.message ?? error})`);
   } finally {
