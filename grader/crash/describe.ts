@@ -108,7 +108,8 @@ function callLabel(trace: Trace, index: number, op: FsOp): string {
     case "attr":
       return `${op.api}(${quote(op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!))})`;
     default:
-      return `${op.api}(${quote(displayPath(op.path))})`;
+      // The work folder opened (to fsync it) reads as "the folder" too: "work" is the grader's name.
+      return `${op.api}(${/^@\/work\/?$/.test(op.path) ? "the folder" : quote(displayPath(op.path))})`;
   }
 }
 

@@ -150,6 +150,11 @@ describe("a call's label", () => {
     const trace: Trace = { truncated: false, entries: [{ kind: "mark", label: "exec:cp a b" }, { kind: "open", path: "@/work/b", flags: "w", fd: 7, api: "exec:cp a b" }, { kind: "write", fd: 7, bytes: new Uint8Array(3), position: null, api: "exec:cp a b" }, { kind: "rename", from: "@/work/a", to: "@/work/b", api: "exec:mv a b" }] };
     expect([1, 2, 3].map((i) => opLabel(trace, i))).toEqual(['`cp a b`: open "b"', '`cp a b`: write "b"', '`mv a b`: rename "a", "b"']);
   });
+
+  test("the checkpoint's folder, opened and fsynced, is labelled \"the folder\", never by the grader's name for it", () => {
+    const trace: Trace = { truncated: false, entries: [{ kind: "open", path: "@/work", flags: "r", fd: 9, api: "openSync" }, { kind: "fsync", fd: 9, data: false, api: "fsyncSync" }, { kind: "open", path: "@/work/work", flags: "r", fd: 10, api: "openSync" }] };
+    expect([0, 1, 2].map((i) => opLabel(trace, i))).toEqual(["openSync(the folder)", "fsyncSync(the folder)", 'openSync("work")']);
+  });
 });
 
 describe("the picture in the terminal", () => {
