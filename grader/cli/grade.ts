@@ -16,7 +16,7 @@ import { renderReplay, replayOutcome } from "../report/replay.js";
 import { outputWidth, wantsColor } from "../report/layout.js";
 import type { CheckMeta } from "../grading/verdict.js";
 import { postVerdict } from "../grading/verdict-board.js";
-import { VerdictCache, cacheOff, lookUp, store, type CachedVerdicts } from "./verdict-cache.js";
+import { VerdictCache, cacheOff, lookUp, store } from "./verdict-cache.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
@@ -164,7 +164,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const collector = new VerdictCollector(live ?? undefined);
   // A deliverable whose inputs did not change since a grade here takes that grade's verdicts; the
   // checks that build on them find them on the board as if they had just run.
-  const found = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { keys: new Map<string, string>(), hits: new Map<string, CachedVerdicts>() };
+  const found = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { config, keys: new Map<string, string>(), hits: new Map() };
   for (const [id, hit] of found.hits) {
     for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
     live?.fromCache(id, hit.verdicts);
@@ -187,7 +187,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     live?.finish();
   }
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
-  if (cache) store(cache, found.keys, deliverables.map((d) => d.id), collector);
+  if (cache) store(cache, found, deliverables.map((d) => d.id), collector);
   const hits = [...found.hits.values()];
   const metas = [...collector.verdicts, ...hits.flatMap((h) => h.verdicts)];
   const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];

@@ -65,8 +65,8 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   return env[CACHE_DIR_VARIABLE] ? path.resolve(env[CACHE_DIR_VARIABLE]) : path.join(REPO_ROOT, ".grade", "cache");
 }
 
-/** What a grade's lookup found, kept for storing this grade's verdicts once it ends. */
-interface Looked {
+/** What a grade's lookup found: each selected deliverable's key, and the entries it holds; store() completes it once the grade ends. */
+export interface CacheLookup {
   config: GradeConfig;
   keys: Map<string, string>;
   hits: Map<string, CachedVerdicts & { inputs: Trace }>;
@@ -74,9 +74,6 @@ interface Looked {
 
 /** The cache in `dir` (cacheFolder() by default), signed with this user's secret. */
 export class VerdictCache {
-  /** This grade's lookup (lookUp), which store() completes. */
-  looked: Looked | undefined;
-
   private constructor(
     private readonly dir: string,
     private readonly secret: Buffer,
@@ -270,13 +267,7 @@ function readOrMakeSecret(file: string): Buffer {
   return secret;
 }
 
-/** What the cache gives a grade: each selected deliverable's key, and the verdicts of those it holds. */
-export interface CacheLookup {
-  keys: Map<string, string>;
-  hits: Map<string, CachedVerdicts>;
-}
-
-/** Looks up each of `deliverables` in `cache`; the cache keeps what it found for store(). */
+/** Looks up each of `deliverables` in `cache`. */
 export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverables: string[]): Promise<CacheLookup> {
   const keys = await verdictKeys(config, deliverables, { memoFile: cache.graderInputsFile });
   const hits = new Map<string, CachedVerdicts & { inputs: Trace }>();
@@ -284,8 +275,7 @@ export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverab
     const hit = cache.get(key, id, config.targetDir);
     if (hit) hits.set(id, hit);
   }
-  cache.looked = { config, keys, hits };
-  return { keys, hits: new Map([...hits].map(([id, { verdicts, measurements }]) => [id, { verdicts, measurements }])) };
+  return { config, keys, hits };
 }
 
 /**
@@ -295,10 +285,8 @@ export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverab
  * limit or could not run (such a verdict may depend on the machine, not only on the code), nor
  * when what it read is not all known: an entry is never taken on a guess.
  */
-export function store(cache: VerdictCache, keys: Map<string, string>, graded: string[], found: CachedVerdicts): void {
-  const looked = cache.looked;
-  if (!looked) return;
-  const { config } = looked;
+export function store(cache: VerdictCache, looked: CacheLookup, graded: string[], found: CachedVerdicts): void {
+  const { config, keys } = looked;
   const selected = [...keys.keys()];
   // What each deliverable's grade read, its upstream's included; null when it is not known.
   const inputs = new Map<string, Trace | null>();
