@@ -107,6 +107,6 @@ describe("Gradescope's results.json", () => {
       ["(bonus) power-loss.a", "passed", 6, 6, "visible"],
       ["(bonus) power-loss.b", "failed", 0, 4, "visible"],
     ]);
-    expect(results.tests[1]!.output).toBe("what happened to phase1.b\nReplay: npm run grade -- --only phase1.b");
+    expect(results.tests[1]!.output).toBe("what happened to phase1.b\nPartial grade: npm run grade -- --only phase1.b");
   });
 });
