@@ -20,7 +20,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
   const c = pc.createColors(opts.color);
   const width = opts.width ?? 80;
   const text = (line: string, indent = 0) => hanging(line, { indent, width });
-  const out: string[] = [...text(c.bold(`Checkpoint lab: grading ${report.target} (seed ${report.seed})`)), ""];
+  const out: string[] = [...text(c.bold(scoreboardHeader(report))), ""];
   const told = new Map<string, string>();
   for (const d of report.deliverables) {
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
@@ -116,4 +116,9 @@ function renderMeasurement(c: ReturnType<typeof pc.createColors>, m: Measurement
 
 function scoreColor(c: ReturnType<typeof pc.createColors>, points: number, max: number) {
   return points === max ? c.green : points === 0 ? c.red : c.yellow;
+}
+
+/** The scoreboard's first line; the live progress (live/start.ts) shows it from the start of a grade. */
+export function scoreboardHeader(grade: { target: string; seed: number }): string {
+  return `Checkpoint lab: grading ${grade.target} (seed ${grade.seed})`;
 }

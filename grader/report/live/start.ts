@@ -3,6 +3,7 @@
 import { isSelected, type GradeConfig } from "../../grading/config.js";
 import type { RubricDeliverable } from "../../rubric.js";
 import { wantsColor } from "../layout.js";
+import { scoreboardHeader } from "../terminal.js";
 import { LiveOutput, type ProgressStream } from "./live-output.js";
 import { GradeProgress } from "./progress.js";
 
@@ -12,7 +13,7 @@ export function startLiveOutput(opts: { config: GradeConfig; deliverables: Rubri
   if (config.replayPath) return null;
   const selected = opts.deliverables.map((d) => ({ id: d.id, checks: d.checks.filter((c) => isSelected(config, c.id)).map((c) => c.id) }));
   const progress = new GradeProgress(config.rubric, selected, opts.startedAt);
-  // The scoreboard's own header (terminal.ts), which the scoreboard draws again in its place.
-  const header = `Checkpoint lab: grading ${config.targetArg || "starter"} (seed ${config.seed})`;
+  // The scoreboard's own header, which the scoreboard draws again in its place.
+  const header = scoreboardHeader({ target: config.targetArg || "starter", seed: config.seed });
   return new LiveOutput(progress, opts.stream, { header, color: wantsColor(opts.stream, opts.env) });
 }
