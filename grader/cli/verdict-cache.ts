@@ -200,13 +200,16 @@ async function graderDigests(deliverables: string[], memoFile?: string): Promise
       for (const name of fs.readdirSync(abs).sort()) if (name !== "node_modules" && !name.startsWith(".")) walk(path.join(rel, name));
     } else shared.update(`${rel}\0`).update(fs.readFileSync(abs)).update("\0");
   };
+  // Most files are compiled into every deliverable's checks: each is read once a grade.
+  const contents = new Map<string, string>();
+  const digestOf = (rel: string) => contents.get(rel) ?? contents.set(rel, createHash("sha256").update(fs.readFileSync(path.resolve(REPO_ROOT, rel))).digest("hex")).get(rel)!;
   for (const input of GRADER_INPUTS) walk(input);
-  for (const input of inputsOf("host")) shared.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+  for (const input of inputsOf("host")) shared.update(`${input}\0${digestOf(input)}\0`);
   const common = shared.digest("hex");
   const digests = new Map<string, string>();
   for (const id of deliverables) {
     const hash = createHash("sha256").update(common);
-    for (const input of inputsOf(id)) hash.update(`${input}\0`).update(fs.readFileSync(path.resolve(REPO_ROOT, input))).update("\0");
+    for (const input of inputsOf(id)) hash.update(`${input}\0${digestOf(input)}\0`);
     digests.set(id, hash.digest("hex"));
   }
   return digests;
