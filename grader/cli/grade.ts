@@ -26,7 +26,7 @@ import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { cannotStart } from "./command-line.js";
 import { DEFINED_IDS } from "../checks/ids.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
-import { coreFirst } from "./schedule.js";
+import { inGivenOrder, runOrder } from "./schedule.js";
 import { LAST_REPORT, lastFullGrade, reportFiles } from "./report-files.js";
 
 async function main(): Promise<number> {
@@ -173,11 +173,11 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   try {
     if (deliverables.length > 0) {
       const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
-      for (const files of coreFirst(deliverables, await compileChecks(deliverables.map((d) => d.id)))) {
+      for (const files of runOrder(deliverables, await compileChecks(deliverables.map((d) => d.id)))) {
         const vitest = await startVitest(
           "test",
           files,
-          { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: files.length, fileParallelism: true },
+          { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: Math.min(files.length, os.availableParallelism()), fileParallelism: true, sequence: { sequencer: inGivenOrder(files) } },
           { logLevel: "silent" },
         );
         await vitest.close();
