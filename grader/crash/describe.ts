@@ -8,6 +8,11 @@ import { attrWord, changesDisk, displayPath, flagNames } from "./trace.js";
 
 export { normaliseName } from "./names.js";
 
+/** Whether the target made this operation by calling it by name (`renameSync`, `rename`, `fs.promises.rename`), not inside another call (cpSync). */
+function calledItself(op: FsOp): boolean {
+  return [`${op.kind}Sync`, op.kind, `fs.promises.${op.kind}`].includes(op.api);
+}
+
 /** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
 export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: string): string {
   if (cut.bytes !== undefined) {
@@ -54,23 +59,23 @@ function describeOp(trace: Trace, index: number): string {
     case "rename":
     case "link":
       // Called by the target itself, the call says it all; inside another call (cpSync), say what it did.
-      return op.api === `${op.kind}Sync`
+      return calledItself(op)
         ? `${op.api}(${quote(displayPath(op.from))}, ${quote(displayPath(op.to))})`
         : `${op.api} ${op.kind === "rename" ? "renamed" : "linked"} ${quote(displayPath(op.from))} ${op.kind === "rename" ? "to" : "as"} ${quote(displayPath(op.to))}`;
     case "unlink":
     case "rmdir":
     case "mkdir":
       // A recursive mkdirSync makes each missing folder in turn: the call the target made, and the folder it had got to.
-      if (op.kind === "mkdir" && op.api === "mkdirSync" && op.recursive !== undefined) {
+      if (op.kind === "mkdir" && calledItself(op) && op.recursive !== undefined) {
         const called = `${op.api}(${quote(displayPath(op.recursive))}, {recursive: true})`;
         return op.path === op.recursive ? called : `${called} made the folder ${quote(displayPath(op.path))}`;
       }
-      return op.api === `${op.kind}Sync`
+      return calledItself(op)
         ? `${op.api}(${quote(displayPath(op.path))})`
         : `${op.api} ${{ unlink: "removed", rmdir: "removed the folder", mkdir: "made the folder" }[op.kind]} ${quote(displayPath(op.path))}`;
     case "symlink":
       // A target inside the scenario folder is stored as "@/work/x": it reads as the other paths do.
-      return op.api === "symlinkSync"
+      return calledItself(op)
         ? `${op.api}(${quote(displayPath(op.target))}, ${quote(displayPath(op.path))})`
         : `${op.api} made ${quote(displayPath(op.path))} a link to ${quote(displayPath(op.target))}`;
     case "attr":

@@ -6,6 +6,8 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { afterEach, expect, test } from "vitest";
+import { DEFAULT_LIMITS, formatSeconds } from "../sandbox/messages/limits.js";
+import { notFinished, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
 import { activityBetween, readProcess, type Activity } from "../sandbox/supervisor/process-state.js";
 
 const linux = process.platform === "linux";
@@ -76,4 +78,13 @@ test.runIf(linux)("a spinning process reads as running even when it got a small 
 test("a process that is not there (or a machine without /proc) has no reading", () => {
   // 2^22 + 1 is above Linux's largest process id.
   expect(readProcess(4_194_305)).toBeNull();
+});
+
+test("a process stopped for not finishing is told by what it was doing: a loop of its own, a program it started, or asleep (a timer, a server, an open handle)", () => {
+  const outcome = (stuck: Activity | null) => ({ timedOut: true, stuck, limits: DEFAULT_LIMITS }) as ProcessOutcome;
+  const within = `did not finish within ${formatSeconds(DEFAULT_LIMITS.processMs)}`;
+  expect(notFinished(outcome("running"))).toBe(`${within}: it was still running code of its own (is there a loop that never ends?)`);
+  expect(notFinished(outcome("waiting-for-work"))).toBe(`${within}: a program it started was still running (does that program end by itself?)`);
+  expect(notFinished(outcome("blocked"))).toBe(`${within} (is a timer, a server or an open handle keeping the process alive?)`);
+  expect(notFinished(outcome(null))).toBe(notFinished(outcome("blocked")));
 });

@@ -11,7 +11,7 @@ import { REPO_ROOT } from "../paths.js";
 import { DEFAULT_RUBRIC } from "../rubric.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
-import { composeTarget, expectedExit, grade, loadFixtures, notPassed, notPassedWhy } from "./support/grade.js";
+import { composeTarget, expectedExit, grade, loadFixtures, notPassed, notPassedWhy, prose } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
 
@@ -41,7 +41,7 @@ function processesMentioning(text: string): string[] {
 }
 
 describe.concurrent("hostile fixtures", () => {
-  test.each(fixtures)("$name: $note", async ({ dir, fails: asGraderUser, failsAsOwnUser, only }) => {
+  test.each(fixtures)("$name: $note", async ({ dir, fails: asGraderUser, failsAsOwnUser, only, says }) => {
     const target = await composeTarget(dir);
     try {
       const started = Date.now();
@@ -65,6 +65,7 @@ describe.concurrent("hostile fixtures", () => {
         expect(c.message).not.toMatch(/\/(dev\/shm|tmp|work)\/|node:internal|host\.cjs|grader\//);
         expect(c.message!.length).toBeLessThan(3000);
       }
+      if (says) expect(report.deliverables.flatMap((d) => d.checks).map((c) => prose(c.message ?? "")).join("\n")).toContain(says);
       expect(processesMentioning(target.path)).toEqual([]);
     } finally {
       await target.cleanup();

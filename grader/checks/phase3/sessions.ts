@@ -6,8 +6,7 @@ import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/messages/process.js";
 import { deathCause } from "../../sandbox/supervisor/limits.js";
-import { formatSeconds } from "../../sandbox/messages/limits.js";
-import { makeScenarioFolder, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
+import { makeScenarioFolder, notFinished, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
 import { scrubPaths } from "../../sandbox/messages/paths.js";
 import type { Done, GradedTask } from "../phase2/ledger.js";
 
@@ -79,7 +78,7 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
   if (o.timedOut) {
     const printed = statusLine(o);
     const after = printed ? `printed ${clip(printed)} but then` : "";
-    return `\`${o.command}\` ${after} did not finish within ${formatSeconds(o.limits.processMs)} (is a timer, a server or an open handle keeping the process alive?)`.replace("  ", " ");
+    return `\`${o.command}\` ${after} ${notFinished(o)}`.replace("  ", " ");
   }
   // What a session printed explains only a death: one that exited 0 may say anything.
   if (o.signal || o.exitCode !== 0) {

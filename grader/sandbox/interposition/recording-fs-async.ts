@@ -18,6 +18,17 @@ export type SyncFs = Record<string, AnyFn>;
  */
 export type AsyncTwins = Partial<Record<string, AnyFn>>;
 
+/** What the asynchronous faces are built from, beside the recorded synchronous calls. */
+export interface AsyncContext {
+  pending: PendingOps;
+  twins: AsyncTwins;
+  /**
+   * Runs `work` as the call the target made (`rename`, `fs.promises.rename`, `FileHandle.sync`),
+   * so the recorded operations inside it are told by that name, not by the synchronous twin's.
+   */
+  named: <T>(name: string, work: () => T) => T;
+}
+
 /** Counts asynchronous operations a target started, so the host can wait for them to settle. */
 export class PendingOps {
   count = 0;
@@ -53,7 +64,43 @@ function later(pending: PendingOps, work: () => void): void {
 }
 
 /** Callback versions of the recorded calls, and the streams, built on the recorded sync calls. */
-export function asyncVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwins): Record<string, unknown> {
+export function asyncVersions(sync: SyncFs, context: AsyncContext): Record<string, unknown> {
+  const out = callbackVersions(sync, context, (name) => name);
+  // A stream's calls are told as the stream's ("createWriteStream"): the target called none of them by name.
+  const streamFs = (stream: string) => {
+    const calls = callbackVersions(sync, context, () => stream);
+    return { open: calls.open, write: calls.write, writev: calls.writev, close: calls.close, fsync: calls.fsync, read: realFs.read };
+  };
+  const writeStreamFs = streamFs("createWriteStream");
+  const readStreamFs = streamFs("createReadStream");
+  const withFs = (options: unknown, fs: object) => ({ ...(typeof options === "string" ? { encoding: options } : (options as object | undefined)), fs });
+  // Node's stream classes take (path, options), though their typings say otherwise.
+  const RealWriteStream = realFs.WriteStream as unknown as new (file: unknown, options: unknown) => realFs.WriteStream;
+  const RealReadStream = realFs.ReadStream as unknown as new (file: unknown, options: unknown) => realFs.ReadStream;
+  class WriteStream extends RealWriteStream {
+    constructor(file: unknown, options?: unknown) {
+      super(file, withFs(options, writeStreamFs));
+    }
+  }
+  class ReadStream extends RealReadStream {
+    constructor(file: unknown, options?: unknown) {
+      super(file, withFs(options, readStreamFs));
+    }
+  }
+  return {
+    ...out,
+    // A stream opens, writes and closes through the recorded callbacks (Node's streams take an `fs` of their own).
+    createWriteStream: (file: unknown, options?: unknown) => new WriteStream(file, options),
+    createReadStream: (file: unknown, options?: unknown) => new ReadStream(file, options),
+    WriteStream,
+    ReadStream,
+    FileWriteStream: WriteStream,
+    FileReadStream: ReadStream,
+  };
+}
+
+/** The callback version of each recorded call, each told as `nameOf(name)` ("rename"). */
+function callbackVersions(sync: SyncFs, { pending, twins, named }: AsyncContext, nameOf: (name: string) => string): Record<string, AnyFn> {
   const out: Record<string, AnyFn> = {};
   for (const name of TWINNED) {
     const twin = twins[name] ?? sync[`${name}Sync`];
@@ -69,7 +116,7 @@ export function asyncVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwi
       later(pending, () => {
         let result: unknown;
         try {
-          result = twin(...args);
+          result = named(nameOf(name), () => twin(...args));
         } catch (error) {
           return cb(error);
         }
@@ -79,40 +126,17 @@ export function asyncVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwi
       });
     };
   }
-  const streamFs = { open: out.open, write: out.write, writev: out.writev, close: out.close, fsync: out.fsync, read: realFs.read };
-  const withFs = (options: unknown) => ({ ...(typeof options === "string" ? { encoding: options } : (options as object | undefined)), fs: streamFs });
-  // Node's stream classes take (path, options), though their typings say otherwise.
-  const RealWriteStream = realFs.WriteStream as unknown as new (file: unknown, options: unknown) => realFs.WriteStream;
-  const RealReadStream = realFs.ReadStream as unknown as new (file: unknown, options: unknown) => realFs.ReadStream;
-  class WriteStream extends RealWriteStream {
-    constructor(file: unknown, options?: unknown) {
-      super(file, withFs(options));
-    }
-  }
-  class ReadStream extends RealReadStream {
-    constructor(file: unknown, options?: unknown) {
-      super(file, withFs(options));
-    }
-  }
-  return {
-    ...out,
-    // A stream opens, writes and closes through the recorded callbacks (Node's streams take an `fs` of their own).
-    createWriteStream: (file: unknown, options?: unknown) => new WriteStream(file, options),
-    createReadStream: (file: unknown, options?: unknown) => new ReadStream(file, options),
-    WriteStream,
-    ReadStream,
-    FileWriteStream: WriteStream,
-    FileReadStream: ReadStream,
-  };
+  return out;
 }
 
 /** `fs.promises` versions of the recorded calls, settled on a later turn of the event loop. */
-export function promiseVersions(sync: SyncFs, pending: PendingOps, twins: AsyncTwins): Record<string, AnyFn> {
-  const promised = <T>(work: () => T): Promise<T> =>
+export function promiseVersions(sync: SyncFs, { pending, twins, named }: AsyncContext): Record<string, AnyFn> {
+  /** `work` on a later turn, told as the call `name`, its outcome the promise's. */
+  const promised = <T>(name: string, work: () => T): Promise<T> =>
     new Promise((resolve, reject) =>
       later(pending, () => {
         try {
-          resolve(work());
+          resolve(named(name, work));
         } catch (error) {
           reject(error);
         }
@@ -130,10 +154,10 @@ export function promiseVersions(sync: SyncFs, pending: PendingOps, twins: AsyncT
     out[name] = (...args: unknown[]) => {
       // A bare descriptor is no path to fs.promises: Node's own rejects it before it touches the disk.
       if (PATHS_ONLY.has(name) && typeof args[0] === "number") return (realFs.promises as unknown as Record<string, AnyFn>)[name]!(...args);
-      return promised(() => twin(...args.map((a) => (a instanceof RecordedFileHandle ? a.fd : a))));
+      return promised(`fs.promises.${name}`, () => twin(...args.map((a) => (a instanceof RecordedFileHandle ? a.fd : a))));
     };
   }
-  out.open = (file: unknown, flags?: unknown, mode?: unknown) => promised(() => new RecordedFileHandle(sync.openSync!(file, flags ?? "r", mode), sync, promised));
+  out.open = (file: unknown, flags?: unknown, mode?: unknown) => promised("fs.promises.open", () => new RecordedFileHandle(sync.openSync!(file, flags ?? "r", mode), sync, promised));
   return out;
 }
 
@@ -144,7 +168,7 @@ export class RecordedFileHandle {
   constructor(
     private readonly descriptor: number,
     private readonly calls: SyncFs,
-    private readonly promised: <T>(work: () => T) => Promise<T>,
+    private readonly promised: <T>(name: string, work: () => T) => Promise<T>,
   ) {}
 
   get fd(): number {
@@ -152,51 +176,51 @@ export class RecordedFileHandle {
   }
 
   write(data: unknown, ...rest: unknown[]): Promise<{ bytesWritten: number; buffer: unknown }> {
-    return this.promised(() => ({ bytesWritten: this.calls.writeSync!(this.descriptor, data, ...rest), buffer: data }));
+    return this.promised("FileHandle.write", () => ({ bytesWritten: this.calls.writeSync!(this.descriptor, data, ...rest), buffer: data }));
   }
 
   writev(buffers: NodeJS.ArrayBufferView[], position?: number | null): Promise<{ bytesWritten: number; buffers: NodeJS.ArrayBufferView[] }> {
-    return this.promised(() => ({ bytesWritten: this.calls.writevSync!(this.descriptor, buffers, position), buffers }));
+    return this.promised("FileHandle.writev", () => ({ bytesWritten: this.calls.writevSync!(this.descriptor, buffers, position), buffers }));
   }
 
   /** Writes all of `data` from the current position, as Node's FileHandle.writeFile does: it never reads `flush`, so it makes no fsync. */
-  writeFile(data: unknown, options?: unknown): Promise<void> {
+  writeFile(data: unknown, options?: unknown, name = "FileHandle.writeFile"): Promise<void> {
     const { flush: _, ...rest } = options && typeof options === "object" ? (options as { flush?: unknown }) : { encoding: options ?? undefined };
-    return this.promised(() => this.calls.writeFileSync!(this.descriptor, data, rest));
+    return this.promised(name, () => this.calls.writeFileSync!(this.descriptor, data, rest));
   }
 
   appendFile(data: unknown, options?: unknown): Promise<void> {
-    return this.writeFile(data, options);
+    return this.writeFile(data, options, "FileHandle.appendFile");
   }
 
   truncate(length = 0): Promise<void> {
-    return this.promised(() => this.calls.ftruncateSync!(this.descriptor, length));
+    return this.promised("FileHandle.truncate", () => this.calls.ftruncateSync!(this.descriptor, length));
   }
 
   sync(): Promise<void> {
-    return this.promised(() => this.calls.fsyncSync!(this.descriptor));
+    return this.promised("FileHandle.sync", () => this.calls.fsyncSync!(this.descriptor));
   }
 
   datasync(): Promise<void> {
-    return this.promised(() => this.calls.fdatasyncSync!(this.descriptor));
+    return this.promised("FileHandle.datasync", () => this.calls.fdatasyncSync!(this.descriptor));
   }
 
   chmod(mode: number): Promise<void> {
-    return this.promised(() => this.calls.fchmodSync!(this.descriptor, mode));
+    return this.promised("FileHandle.chmod", () => this.calls.fchmodSync!(this.descriptor, mode));
   }
 
   chown(uid: number, gid: number): Promise<void> {
-    return this.promised(() => this.calls.fchownSync!(this.descriptor, uid, gid));
+    return this.promised("FileHandle.chown", () => this.calls.fchownSync!(this.descriptor, uid, gid));
   }
 
   utimes(atime: unknown, mtime: unknown): Promise<void> {
-    return this.promised(() => this.calls.futimesSync!(this.descriptor, atime, mtime));
+    return this.promised("FileHandle.utimes", () => this.calls.futimesSync!(this.descriptor, atime, mtime));
   }
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
-    return this.promised(() => this.calls.closeSync!(this.descriptor));
+    return this.promised("FileHandle.close", () => this.calls.closeSync!(this.descriptor));
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -204,11 +228,11 @@ export class RecordedFileHandle {
   }
 
   stat(options?: realFs.StatOptions): Promise<unknown> {
-    return this.promised(() => realFs.fstatSync(this.descriptor, options));
+    return this.promised("FileHandle.stat", () => realFs.fstatSync(this.descriptor, options));
   }
 
   read(buffer?: unknown, ...rest: unknown[]): Promise<{ bytesRead: number; buffer: unknown }> {
-    return this.promised(() => {
+    return this.promised("FileHandle.read", () => {
       const options = buffer && !ArrayBuffer.isView(buffer) ? (buffer as { buffer?: NodeJS.ArrayBufferView; offset?: number; length?: number; position?: number | null }) : {};
       const target = ((ArrayBuffer.isView(buffer) ? buffer : options.buffer) ?? Buffer.alloc(16384)) as NodeJS.ArrayBufferView;
       const [offset = options.offset ?? 0, length = options.length ?? target.byteLength - (offset as number), position = options.position ?? null] = ArrayBuffer.isView(buffer) ? rest : [];
@@ -217,11 +241,11 @@ export class RecordedFileHandle {
   }
 
   readv(buffers: NodeJS.ArrayBufferView[], position?: number | null): Promise<{ bytesRead: number; buffers: unknown }> {
-    return this.promised(() => ({ bytesRead: realFs.readvSync(this.descriptor, buffers, position ?? undefined), buffers }));
+    return this.promised("FileHandle.readv", () => ({ bytesRead: realFs.readvSync(this.descriptor, buffers, position ?? undefined), buffers }));
   }
 
   readFile(options?: unknown): Promise<unknown> {
-    return this.promised(() => realFs.readFileSync(this.descriptor, options as never));
+    return this.promised("FileHandle.readFile", () => realFs.readFileSync(this.descriptor, options as never));
   }
 
   // The handle's streams and web streams: refused, with a word on what to use instead.

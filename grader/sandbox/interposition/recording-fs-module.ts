@@ -3,7 +3,7 @@
 // made the same way on first use.
 import realFs from "node:fs";
 import { promisify } from "node:util";
-import { asyncVersions, promiseVersions, type AsyncTwins, type PendingOps, type SyncFs } from "./recording-fs-async.js";
+import { asyncVersions, promiseVersions, type AsyncContext, type SyncFs } from "./recording-fs-async.js";
 import { refused, refusal, treatmentOf } from "./fs-surface.js";
 import type { Recorder } from "./recorder.js";
 import { toPath, type PathLike } from "./fs-arguments.js";
@@ -27,8 +27,8 @@ const NOT_CALLS = ["Dirent", "Stats", "Dir", "_toUnixTimestamp"];
  * says. `promises` is made on first use, as Node's own is: loading Node's promise API costs every
  * process that starts a target several milliseconds, and most targets never use it.
  */
-export function assemble(current: () => Recorder | null, sync: SyncFs, pending: PendingOps, twins: AsyncTwins): typeof realFs {
-  const recorded: Record<string, unknown> = { ...sync, ...asyncVersions(sync, pending, twins) };
+export function assemble(current: () => Recorder | null, sync: SyncFs, context: AsyncContext): typeof realFs {
+  const recorded: Record<string, unknown> = { ...sync, ...asyncVersions(sync, context) };
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(realFs)) {
     if (name === "promises") continue;
@@ -37,13 +37,13 @@ export function assemble(current: () => Recorder | null, sync: SyncFs, pending: 
     else out[name] = surfaced(name, treatmentOf(name) === "reads" ? readingVersion(current, name, real as AnyFn) : recorded[name]);
   }
   let promises: unknown;
-  Object.defineProperty(out, "promises", { enumerable: true, configurable: true, get: () => (promises ??= promisesModule(current, sync, pending, twins)) });
+  Object.defineProperty(out, "promises", { enumerable: true, configurable: true, get: () => (promises ??= promisesModule(current, sync, context)) });
   return out as unknown as typeof realFs;
 }
 
 /** `fs.promises`, each export passed through, recorded or refused. */
-function promisesModule(current: () => Recorder | null, sync: SyncFs, pending: PendingOps, twins: AsyncTwins): Record<string, unknown> {
-  const recorded = promiseVersions(sync, pending, twins);
+function promisesModule(current: () => Recorder | null, sync: SyncFs, context: AsyncContext): Record<string, unknown> {
+  const recorded = promiseVersions(sync, context);
   const out: Record<string, unknown> = {};
   for (const [name, real] of Object.entries(realFs.promises)) {
     if (typeof real !== "function") out[name] = real;

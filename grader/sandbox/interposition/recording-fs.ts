@@ -44,19 +44,24 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return result;
   }
 
+  /** Runs `work` as the call `name`, unless it runs inside another call, whose name it keeps. */
+  function named<T>(name: string, work: () => T): T {
+    const rec = current();
+    if (!rec) return work();
+    // A call a package makes is told as that package's ("write-file-atomic's writeSync"):
+    // the target did not write that call itself.
+    if (rec.depth++ === 0) rec.api = calledBy(name, rec.callerOf?.());
+    try {
+      return work();
+    } finally {
+      if (--rec.depth === 0) rec.api = "";
+    }
+  }
+
   /** Names the outermost wrapped call, so nested primitives say which API the target used. */
   function api<F extends AnyFn>(name: string, fn: F): F {
     return function (this: unknown, ...args: unknown[]) {
-      const rec = current();
-      if (!rec) return fn.apply(this, args);
-      // A call a package makes is told as that package's ("write-file-atomic's writeSync"):
-      // the target did not write that call itself.
-      if (rec.depth++ === 0) rec.api = calledBy(name, rec.callerOf?.());
-      try {
-        return fn.apply(this, args);
-      } finally {
-        if (--rec.depth === 0) rec.api = "";
-      }
+      return named(name, () => fn.apply(this, args));
     } as F;
   }
 
@@ -290,12 +295,12 @@ export function createRecordingFs(current: () => Recorder | null, pending: Pendi
     return out;
   }
 
-  // fs.writeFile and fs.promises.writeFile have no fast path: `flush` always fsyncs. Told by the sync name, as before.
+  // fs.writeFile and fs.promises.writeFile have no fast path: `flush` always fsyncs. Each is told by the name it was called by (recording-fs-async.ts).
   const twins = {
     writeFile: api("writeFileSync", (file: PathLike | number, data: any, options?: any) => writeWhole(file, data, options, { flag: "w", fastPath: false })),
     appendFile: api("appendFileSync", (file: PathLike | number, data: any, options?: any) => writeWhole(file, data, options, { flag: "a", fastPath: false })),
   };
-  return assemble(current, sync as SyncFs, pending, twins);
+  return assemble(current, sync as SyncFs, { pending, twins, named });
 }
 
 /** Whether a mkdir of `dir` would make a folder: nothing is there, and a folder is above it. */

@@ -8,12 +8,15 @@ import type { CallResult, ScenarioStep } from "../messages/scenario.js";
 import { deathCause, exitSignal } from "./limits.js";
 import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
+import type { Activity } from "./process-state.js";
 import type { UserLease } from "../identity/target-user.js";
 
 export interface ProcessOutcome {
   exitCode?: number;
   signal?: string;
   timedOut: boolean;
+  /** What the process was doing when it was stopped for not finishing (process-state.ts), null where that could not be read. */
+  stuck?: Activity | null;
   /** The end of what the process printed (the last `outputKiB` of each stream). */
   stdout: string;
   stderr: string;
@@ -69,8 +72,9 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, stdoutBytes: 0, results: null, effects: [], changes: null, torn: null, pid: null, limits };
   const kill = () => child.kill();
   signal?.addEventListener("abort", kill);
-  const dog = child.watch(limits.processMs, () => {
+  const dog = child.watch(limits.processMs, (activity) => {
     outcome.timedOut = true;
+    outcome.stuck = activity;
     kill();
   });
   child.onReports<ProcessMessage>((messages) => {
@@ -98,9 +102,21 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
 
 /** Why a process that should have made all its calls did not, or null; `calls` names them ("its calls"). */
 export function unfinished(p: ProcessOutcome, calls = "its calls"): string | null {
-  if (p.timedOut) return `the process did not finish within ${formatSeconds(p.limits.processMs)}`;
+  if (p.timedOut) return `the process ${notFinished(p)}`;
   const death = deathCause((p.signal ?? null) as NodeJS.Signals | null, p.stderr, p.limits);
   if (p.signal || (death && !p.results)) return `the process ${death ?? `was killed by ${p.signal}`}`;
   if (!p.results) return `the process exited with code ${p.exitCode} before ${calls} finished`;
   return null;
+}
+
+/**
+ * "did not finish within 15 s", and what kept it going, as the process itself said when it was
+ * stopped: its own code running (a loop), a program it started still working, or neither (asleep:
+ * a timer, a server or an open handle keeps an event loop alive; a call blocked on a pipe).
+ */
+export function notFinished(p: ProcessOutcome): string {
+  const within = `did not finish within ${formatSeconds(p.limits.processMs)}`;
+  if (p.stuck === "running") return `${within}: it was still running code of its own (is there a loop that never ends?)`;
+  if (p.stuck === "waiting-for-work") return `${within}: a program it started was still running (does that program end by itself?)`;
+  return `${within} (is a timer, a server or an open handle keeping the process alive?)`;
 }
