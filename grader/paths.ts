@@ -10,6 +10,3 @@ export const SOLUTION_DIR = path.join(REPO_ROOT, "solution");
 
 /** The grader's stand-ins for a student's earlier files (checkpoint.ts, runner.ts): they hold no answer (see grader/stand-ins/). */
 export const STAND_INS_DIR = path.join(REPO_ROOT, "grader", "stand-ins");
-
-export { LAB_SPECIFIER } from "./sandbox/runtime/target/lab-module.js";
-export { STAND_IN_SPECIFIER } from "./sandbox/runtime/target/stand-in-module.js";

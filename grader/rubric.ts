@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./paths.js";
-import { closest } from "./cli/command-line.js";
+import { closest } from "./closest.js";
 import { JsonTextError, excerpt, parseLocated, type LocatedJson } from "./located-json.js";
 import { schemaProblems } from "./schemas.js";
 import { DEFAULT_LIMITS, type Limits } from "./sandbox/messages/limits.js";

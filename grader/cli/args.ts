@@ -1,7 +1,8 @@
 // The command line of `npm run grade`: what each flag means and what a wrong one says.
 import { FORMATS } from "../report/formats/index.js";
 import type { Rubric } from "../rubric.js";
-import { closest, readWords, unknownOption, usageLines, valueOf, type Options } from "./command-line.js";
+import { closest } from "../closest.js";
+import { readWords, unknownOption, usageLines, valueOf, type Options } from "./command-line.js";
 
 export interface GradeArgs {
   target: string;

@@ -14,7 +14,7 @@ import { startLiveOutput } from "../report/live/start.js";
 import { renderScoreboard } from "../report/terminal.js";
 import { renderReplay, replayOutcome } from "../report/replay.js";
 import { outputWidth, wantsColor } from "../report/layout.js";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import { postVerdict } from "../grading/verdict-board.js";
 import { VerdictCache, cacheOff, lookUp, store } from "./verdict-cache.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
@@ -160,7 +160,13 @@ function otherFileSystem(work: string): string | undefined {
 async function grade(config: GradeConfig, started: number, only: string[], cache: VerdictCache | null): Promise<{ report: Report; verdicts: CheckMeta[] }> {
   const selected = config.rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0 && d.checks.some((c) => isSelected(config, c.id)));
   // Each deliverable's row as soon as it is decided, where the scoreboard goes.
-  const live = startLiveOutput({ config, deliverables: selected, startedAt: started, stream: process.stdout, env: process.env });
+  // A replay runs one case and shows nothing live.
+  const live = config.replayPath
+    ? null
+    : startLiveOutput(
+        { rubric: config.rubric, deliverables: selected.map((d) => ({ id: d.id, checks: d.checks.filter((c) => isSelected(config, c.id)).map((c) => c.id) })), target: config.targetArg || "starter", seed: config.seed, startedAt: started },
+        { stream: process.stdout, env: process.env },
+      );
   const collector = new VerdictCollector(live ?? undefined);
   // A deliverable whose inputs did not change since a grade here takes that grade's verdicts; the
   // checks that build on them find them on the board as if they had just run.

@@ -1,7 +1,7 @@
 // Commands in a trace: a synchronous child process the target ran (git, mv, cp, ...), recorded as
 // a mark "exec:<command>" followed by the operations that stand for what it changed (see
 // sandbox/interposition/external-ops.ts), each with the api "exec:<command>".
-import { simpleCommands } from "../sandbox/interposition/external/command-line.js";
+import { simpleCommands } from "./command-line.js";
 import type { Trace } from "./model.js";
 import { standInSpans } from "./stand-in.js";
 import { opensForChange } from "./trace.js";

@@ -7,8 +7,8 @@ import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox
 import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
-import type { Verdict } from "./verdict.js";
-import type { Picture } from "../report/picture.js";
+import type { Verdict } from "../contract/verdict.js";
+import type { Picture } from "../contract/picture.js";
 
 let sandboxCount = 0;
 

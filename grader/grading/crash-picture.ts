@@ -1,4 +1,4 @@
-// The picture of one crash inside a call (report/picture.ts, kind "calls"), made from the same
+// The picture of one crash inside a call (contract/picture.ts, kind "calls"), made from the same
 // trace and cut as the crash's story: the call's file-system calls in order, where the crash fell,
 // each file the crash left with what it holds, and the folder as the call found it. What a file holds is read from the crash
 // model's disk (crash/power-model.ts), then checked against the listing of the real disk the
@@ -13,7 +13,7 @@ import { modelAt, powerImage } from "../crash/power-loss.js";
 import type { PowerModel } from "../crash/power-model.js";
 import { onDisk, type PowerNode } from "../crash/power-nodes.js";
 import { displayPath, opensToCreate } from "../crash/trace.js";
-import { filePreview, type CallsPicture, type PictureFile } from "../report/picture.js";
+import { filePreview, type CallsPicture, type PictureFile } from "../contract/picture.js";
 import type { Fault, FaultPoint } from "../sandbox/messages/scenario.js";
 
 /** Calls kept whole around the crash, and at each end, when a call made more than fit a picture. */

@@ -10,9 +10,9 @@ import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
-import type { Verdict } from "./verdict.js";
+import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
-import { tellCrashStates } from "../report/live/crash-count.js";
+import { tellCrashStates } from "../contract/crash-count.js";
 
 export interface CheckDefinition {
   id: string;

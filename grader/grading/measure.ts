@@ -1,7 +1,7 @@
 // Measurements: what a deliverable reports without scoring it. A measurement runs the student's
 // own files of several modules (never the reference's: it describes what the student wrote) and
 // returns a table for the report; nothing it finds costs or earns a point.
-import type { MeasurementReport } from "../report/measurement.js";
+import type { MeasurementReport } from "../contract/measurement.js";
 import type { GradeConfig } from "./config.js";
 import { CheckContext } from "./context.js";
 import fs from "node:fs";

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isSelected, type GradeConfig } from "./config.js";
-import type { CheckStatus } from "./verdict.js";
+import type { CheckStatus } from "../contract/verdict.js";
 
 /** How often a waiting check looks at the board. */
 const POLL_MS = 50;

@@ -6,7 +6,7 @@
 import type pc from "picocolors";
 import stringWidth from "string-width";
 import { cut } from "./cut-to-width.js";
-import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type DiffPicture, type DiffRow, type DiffSpan } from "./picture-diff.js";
+import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type DiffPicture, type DiffRow, type DiffSpan } from "../contract/picture-diff.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 

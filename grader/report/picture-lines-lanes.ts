@@ -8,7 +8,7 @@ import type pc from "picocolors";
 import stringWidth from "string-width";
 import { hanging } from "./layout.js";
 import { cut } from "./cut-to-width.js";
-import { loadLabel, stepsCounted, type LanesLoad, type LanesPicture } from "./picture-lanes.js";
+import { loadLabel, stepsCounted, type LanesLoad, type LanesPicture } from "../contract/picture-lanes.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 type Paint = (text: string) => string;

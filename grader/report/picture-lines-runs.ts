@@ -6,7 +6,7 @@
 import type pc from "picocolors";
 import stringWidth from "string-width";
 import { cut } from "./cut-to-width.js";
-import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "./picture-runs.js";
+import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "../contract/picture-runs.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 

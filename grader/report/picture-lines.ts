@@ -10,7 +10,7 @@ import { cut } from "./cut-to-width.js";
 import { diffLines } from "./picture-lines-diff.js";
 import { lanesLines } from "./picture-lines-lanes.js";
 import { runsLines } from "./picture-lines-runs.js";
-import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "./picture.js";
+import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../contract/picture.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
 

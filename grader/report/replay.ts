@@ -1,9 +1,9 @@
 // What `--replay` prints: one case of one check, run again on the code as it is now, and whether
 // it still fails. A replay grades nothing: no tick, no points, no score.
 import pc from "picocolors";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import { commandLines, hanging } from "./layout.js";
-import type { Picture } from "./picture.js";
+import type { Picture } from "../contract/picture.js";
 import { pictureLines } from "./picture-lines.js";
 
 /** The outcome of a replay, in the student's terms, and the exit status it ends with. */

@@ -1,11 +1,11 @@
 // The grade report: per deliverable and per check, points and the story of each lost point.
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
 import { deliverablePoints, type Rubric } from "../rubric.js";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import type { GradedWith } from "./graded-with.js";
-import type { MeasurementMeta, MeasurementReport } from "./measurement.js";
+import type { MeasurementMeta, MeasurementReport } from "../contract/measurement.js";
 import { notStartedDeliverables, type NotStarted } from "./not-started.js";
-import type { Picture } from "./picture.js";
+import type { Picture } from "../contract/picture.js";
 
 export const SCHEMA_VERSION = 5;
 

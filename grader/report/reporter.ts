@@ -2,9 +2,9 @@
 // listener (the live progress) each check's start, crash states so far, and verdict as they come.
 import type { Reporter, TestCase, TestModule } from "vitest/node";
 import type { TestAnnotation } from "vitest";
-import type { CheckMeta } from "../grading/verdict.js";
-import type { MeasurementMeta } from "./measurement.js";
-import { CRASH_STATES_ANNOTATION } from "./live/crash-count.js";
+import type { CheckMeta } from "../contract/verdict.js";
+import type { MeasurementMeta } from "../contract/measurement.js";
+import { CRASH_STATES_ANNOTATION } from "../contract/crash-count.js";
 
 /** What a grade's checks do while they run; each check is its test, named by the check's id. */
 export interface CheckEvents {

@@ -1,7 +1,7 @@
 // The scoreboard printed by `npm run grade`: colours on a terminal, plain text when piped.
 import pc from "picocolors";
 import stringWidth from "string-width";
-import type { MeasurementReport } from "./measurement.js";
+import type { MeasurementReport } from "../contract/measurement.js";
 import { notStartedLine } from "./not-started.js";
 import { restoreCommand, sharedWait, wholeFileFailure } from "./whole-file.js";
 import { checkedLine, commandLabel, partialLine } from "./words.js";

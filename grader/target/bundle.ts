@@ -6,7 +6,9 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import { LAB_SPECIFIER, REPO_ROOT, STAND_IN_SPECIFIER, STAND_INS_DIR } from "../paths.js";
+import { REPO_ROOT, STAND_INS_DIR } from "../paths.js";
+import { LAB_SPECIFIER } from "../sandbox/runtime/target/lab-module.js";
+import { STAND_IN_SPECIFIER } from "../sandbox/runtime/target/stand-in-module.js";
 import { esmBundleToAsyncBody } from "./esm-to-function.js";
 
 export interface BundleRequest {

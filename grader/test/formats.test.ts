@@ -11,7 +11,7 @@ import { REPO_ROOT } from "../paths.js";
 import { junit } from "../report/formats/junit.js";
 import { gradescopeResults } from "../report/formats/gradescope.js";
 import { markdown } from "../report/formats/markdown.js";
-import type { CallsPicture } from "../report/picture.js";
+import type { CallsPicture } from "../contract/picture.js";
 import { pictureLines } from "../report/picture-lines.js";
 import { sameCause, type CheckReport, type Report } from "../report/report.js";
 import { renderScoreboard } from "../report/terminal.js";

@@ -2,7 +2,7 @@
 // grades write: two students with one bug get one kind whatever numbers, states, temp names and
 // code style their grades show; two bugs get two kinds even when their outcome reads the same.
 import { describe, expect, test } from "vitest";
-import type { CallsPicture, LanesPicture, Picture, RunsPicture } from "../report/picture.js";
+import type { CallsPicture, LanesPicture, Picture, RunsPicture } from "../contract/picture.js";
 import type { CheckReport } from "../report/report.js";
 import { failureKind } from "../tools/batch/dashboard/failure-kind.js";
 import { opWords } from "../tools/batch/dashboard/picture-place.js";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { renderHtmlReport } from "../report/html/render.js";
 import { HOLDS_LABEL, pictureWords } from "../report/html/picture-words.js";
-import { filePreview, type CallsPicture } from "../report/picture.js";
+import { filePreview, type CallsPicture } from "../contract/picture.js";
 import type { CheckReport, Report } from "../report/report.js";
 import { checksReachedByTab, launchBrowser, openPage, screenshots, SCREENSHOTS, type Opened } from "./support/browser.js";
 import { composeTarget, grade, type GradeRun } from "./support/grade.js";

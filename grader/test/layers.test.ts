@@ -35,12 +35,21 @@ const RULES: LayerRule[] = [
     from: ["grader/crash/**"],
     mustNotImport: ["grader/sandbox/**", "grader/checks/**", "grader/grading/**", "grader/concurrency/**"],
     why: "the crash engine is the bottom layer: the sandbox records traces in its model, the checks cut and judge them",
-    except: [
-      {
-        file: "grader/sandbox/interposition/external/command-line.ts",
-        why: "crash/commands.ts reads a command's shell line to tell git from other programs; the reader is pure (node:path alone) and belongs below the crash engine",
-      },
-    ],
+  },
+  // The contract: what a check's verdict, picture and measurements are, and the crash count a running check tells.
+  {
+    layer: "the contract between grading and reporting",
+    from: ["grader/contract/**"],
+    mustNotImport: ["grader/crash/**", "grader/sandbox/**", "grader/concurrency/**", "grader/grading/**", "grader/checks/**", "grader/report/**", "grader/cli/**", "grader/tools/**"],
+    why: "grading writes verdicts and reporting reads them: the types both hold to are a floor below both, which imports neither",
+  },
+  // The report: a pure function of the verdicts and the rubric, rendered.
+  {
+    layer: "the report",
+    from: ["grader/report/**"],
+    // The sandbox's messages (its limits and their words, in grader/sandbox/messages/) are data the rubric holds too.
+    mustNotImport: ["grader/grading/**", "grader/checks/**", "grader/concurrency/**", ...CHILD_SIDE, ...GRADER_SIDE_OF_SANDBOX, "grader/cli/**"],
+    why: "a report is made from the verdicts (grader/contract/), never from how they were graded: no import runs back up to the code that grades",
   },
   // The concurrency engine: the orders of the writers' calls, and one run in a chosen order.
   {

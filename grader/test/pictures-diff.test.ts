@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
 import { diffWords } from "../report/html/svg-diff-words.js";
-import type { DiffPicture } from "../report/picture-diff.js";
+import type { DiffPicture } from "../contract/picture-diff.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
 import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 

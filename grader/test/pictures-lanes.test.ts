@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { lanesWords } from "../report/html/svg-lanes-words.js";
-import type { LanesPicture } from "../report/picture-lanes.js";
+import type { LanesPicture } from "../contract/picture-lanes.js";
 import { browserPerFile, openPage, screenshots } from "./support/browser.js";
 import { checkOf, composeTarget, grade } from "./support/grade.js";
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
 import { assertMatchesSchema } from "../schemas.js";
-import type { RunsPicture } from "../report/picture-runs.js";
+import type { RunsPicture } from "../contract/picture-runs.js";
 import { runTaskStep } from "../checks/phase2/task-run.js";
 import { normaliseName } from "../crash/names.js";
 import { DEFAULT_LIMITS } from "../sandbox/messages/limits.js";

@@ -4,7 +4,7 @@
 // deliverable and no control characters; a terminal's block is redrawn in place and erased at the end.
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import { loadRubric } from "../rubric.js";
 import { LiveOutput } from "../report/live/live-output.js";
 import { liveLines, plainLine, runningLine } from "../report/live/progress-lines.js";

@@ -5,10 +5,10 @@
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import { buildReport, type Report } from "../report/report.js";
 import { runsLines } from "../report/picture-lines-runs.js";
-import type { RunsPicture } from "../report/picture-runs.js";
+import type { RunsPicture } from "../contract/picture-runs.js";
 import { partialLine } from "../report/words.js";
 import { loadRubric } from "../rubric.js";
 import { DEFAULT_TASK } from "../rubric-task.js";

@@ -11,7 +11,7 @@ import { createHmac } from "node:crypto";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { loadRubric } from "../rubric.js";
 import type { GradeConfig } from "../grading/config.js";
-import type { CheckMeta } from "../grading/verdict.js";
+import type { CheckMeta } from "../contract/verdict.js";
 import { CACHE_DIR_VARIABLE, MAX_ENTRIES, VerdictCache, cacheOff, verdictKeys } from "../cli/verdict-cache.js";
 import { gradedWith } from "../report/graded-with.js";
 import { comparable, grade, prose } from "./support/grade.js";

@@ -7,7 +7,7 @@
 // Several such lines may stand one above the other; each rewrites its number in the block below
 // them (up to the next blank line, or a fenced code block whole), where its words must be once.
 // The comments show nowhere once the Markdown is rendered, and the text stays as students read it.
-import { closest } from "../cli/command-line.js";
+import { closest } from "../closest.js";
 import { deliverablePoints, rubricCheck, type Rubric } from "../rubric.js";
 import { comparisonSteps, inWords } from "../rubric-task.js";
 

@@ -1,4 +1,4 @@
-// The picture of a concurrency failure (report/picture-lanes.ts, kind "lanes"), made from the same
+// The picture of a concurrency failure (contract/picture-lanes.ts, kind "lanes"), made from the same
 // run as its story (world-of.ts, concurrencyStory): the steps the story lists, numbered as it
 // numbers them; the reader's loads at those steps, each with what it returned, judged by the very
 // list of allowed states its verdict used; and what went wrong, after which step. When the run's
@@ -8,7 +8,7 @@ import type { Execution, LoadSeen } from "../../concurrency/explore.js";
 import { writerName, type Setup } from "../../concurrency/world.js";
 import { checkLoad } from "../../grading/calls.js";
 import { showState } from "../../grading/states.js";
-import type { LanesFailure, LanesLoad, LanesPicture, LanesStep } from "../../report/picture-lanes.js";
+import type { LanesFailure, LanesLoad, LanesPicture, LanesStep } from "../../contract/picture-lanes.js";
 import { elided, shownName, storyWords } from "./world-of.js";
 
 /** The run as the story tells it: its setup, the run, and what normalises its words (the writers' and the reader's pids, the writers' clock). */

@@ -15,10 +15,10 @@ import { absentOutcome, checkLoad, checkWrite, describeResult, load, noCheckpoin
 import type { CheckContext } from "../../grading/context.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
-import type { Verdict } from "../../grading/verdict.js";
+import type { Verdict } from "../../contract/verdict.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, Fault, FaultPoint, ScenarioStep } from "../../sandbox/messages/scenario.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 import { NONE, type OldState } from "../phase1/crash-window.js";
 import { faultedCallPicture } from "./fault-picture.js";
 

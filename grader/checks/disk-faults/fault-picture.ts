@@ -1,11 +1,11 @@
-// The picture of a disk-fault failure (report/picture.ts, kind "calls"): the faulted
+// The picture of a disk-fault failure (contract/picture.ts, kind "calls"): the faulted
 // atomicCheckpoint's file-system calls, the one the disk said no to marked, and the folder after
 // the call, drawn from the run whose disk the story lists (grading/crash-picture.ts, faultPicture).
 import { findMark } from "../../crash/cuts.js";
 import { faultPicture } from "../../grading/crash-picture.js";
 import type { RunReply } from "../../sandbox/messages/host.js";
 import type { Fault } from "../../sandbox/messages/scenario.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 
 /** What the story of one fault was told from: the faulted run (recorded, its disk listed) and the same call on a disk that said yes. */
 export interface FaultRuns {

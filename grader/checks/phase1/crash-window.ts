@@ -9,7 +9,7 @@ import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import type { DiskEntry } from "../../crash/model.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */
 export const NONE = Symbol("no checkpoint");

@@ -10,7 +10,7 @@ import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import { doneEffects, held, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
 
 export interface RecordedRun {

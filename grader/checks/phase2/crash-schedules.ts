@@ -7,7 +7,7 @@ import type { CheckContext } from "../../grading/context.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
-import type { Verdict } from "../../grading/verdict.js";
+import type { Verdict } from "../../contract/verdict.js";
 import { doneEffects, gradedTask } from "./ledger.js";
 import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";

@@ -1,4 +1,4 @@
-// The "runs" picture (report/picture-runs.ts) of a failure of Phase 2, Phase 3 or stretch-git,
+// The "runs" picture (contract/picture-runs.ts) of a failure of Phase 2, Phase 3 or stretch-git,
 // built from the record its story is told from: the side effects each run performed (Done), where
 // each crash landed in the story's own words (locateCrash), and the judge's complaint, read back
 // from the story's text so the picture names the step the story names. When a piece cannot be
@@ -7,8 +7,8 @@
 // same trace and cut the story tells the crash from; on any doubt it is left out.
 import { modelAt } from "../../crash/power-loss.js";
 import { fileBytes, filesAfter, pictureFile } from "../../grading/crash-picture.js";
-import type { Picture } from "../../report/picture.js";
-import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../report/picture-runs.js";
+import type { Picture } from "../../contract/picture.js";
+import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../contract/picture-runs.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { doneEffects, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";

@@ -7,7 +7,7 @@ import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.
 import { changesDisk, displayPath } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { windowPicture, type CrashWindow } from "../phase1/crash-window.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 
 /** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */
 export function powerCuts(trace: Trace, from: number, to: number): Cut[] {

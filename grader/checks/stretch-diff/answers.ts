@@ -4,7 +4,7 @@ import { describeResult } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { showState } from "../../grading/states.js";
-import type { Picture } from "../../report/picture.js";
+import type { Picture } from "../../contract/picture.js";
 import { answerPicture } from "./diff-picture.js";
 import { explainDivergence, isPathList, pathSetKey, showPaths, type DiffCase, type Divergence, type Judged, type Path } from "./divergence.js";
 

@@ -1,9 +1,9 @@
-// The "diff" picture of a stretch-diff failure (report/picture-diff.ts), made from the same
+// The "diff" picture of a stretch-diff failure (contract/picture-diff.ts), made from the same
 // histories and the same answer its story is told from: the divergence the case carries (known
 // from how its histories were made), what each side holds at each of its paths, and where the
 // answer points.
 // A picture the builder cannot make is left out (null): it never changes a verdict or a story.
-import type { DiffAnswer, DiffPathEntry, DiffPicture, DiffRow } from "../../report/picture-diff.js";
+import type { DiffAnswer, DiffPathEntry, DiffPicture, DiffRow } from "../../contract/picture-diff.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import { byPath, isPathList, type DiffCase, type Divergence, type Judged, type Path } from "./divergence.js";
 

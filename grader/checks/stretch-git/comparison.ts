@@ -6,7 +6,7 @@ import { commandSpans } from "../../crash/commands.js";
 import type { Cut } from "../../crash/model.js";
 import { describeResult } from "../../grading/calls.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
-import type { MeasurementReport } from "../../report/measurement.js";
+import type { MeasurementReport } from "../../contract/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { sandboxStory } from "../../grading/property.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";

@@ -8,7 +8,7 @@ import { commandSpans, isCommandOp } from "../../crash/commands.js";
 import type { Cut } from "../../crash/model.js";
 import { changesDisk } from "../../crash/trace.js";
 import type { CheckContext } from "../../grading/context.js";
-import type { Verdict } from "../../grading/verdict.js";
+import type { Verdict } from "../../contract/verdict.js";
 import { boundaryCuts, recordRun, recoverFromEach, type RecordedRun } from "../phase2/crash-recovery.js";
 import { gradedTask } from "../phase2/ledger.js";
 import { GIT_SETUP } from "./git-setup.js";

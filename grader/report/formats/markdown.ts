@@ -1,7 +1,7 @@
 // The grade as Markdown: a job summary on GitHub, release notes on Classroom 50, or a file to
 // read. Scores first, then each deliverable's checks, each lost point with its picture (as text),
 // story and replay.
-import type { MeasurementReport } from "../measurement.js";
+import type { MeasurementReport } from "../../contract/measurement.js";
 import pc from "picocolors";
 import { gradedWithLine } from "../graded-with.js";
 import { notStartedLine } from "../not-started.js";

@@ -5,7 +5,7 @@
 import { notStartedLine } from "../not-started.js";
 import { sharedWait, wholeFileFailure } from "../whole-file.js";
 import { commandTitle } from "../words.js";
-import type { MeasurementReport } from "../measurement.js";
+import type { MeasurementReport } from "../../contract/measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
 import { esc } from "./escape.js";
 import { pictureFoldersHtml } from "./folders.js";

@@ -2,7 +2,7 @@
 // "calls" picture, or a "runs" picture whose crash was replayed from a trace: each file with its size, what it holds (a word on a badge) and a readable preview of
 // its bytes. A torn file is shown where it tears: its last bytes, then the first bytes of what
 // never reached it, marked by a dashed outline and the words "never written" (not by colour alone).
-import type { Picture, PictureFile } from "../picture.js";
+import type { Picture, PictureFile } from "../../contract/picture.js";
 import { bytesWord, esc } from "./escape.js";
 import { afterWords, HOLDS_LABEL } from "./picture-words.js";
 

@@ -1,11 +1,11 @@
-// A failure's picture (report/picture.ts, kind "calls") as inline SVG: the call's file-system
+// A failure's picture (contract/picture.ts, kind "calls") as inline SVG: the call's file-system
 // calls in a column, in the order they ran; the crash marker between two of them, or inside a
 // write with a bar of how many of its bytes reached the file; then the folder after the crash,
 // each file with its size and a label of what it holds. A fault outlines the call the disk said no
 // to, with a bar of the bytes a write wrote and a ✗ label; the calls after it ran, drawn solid.
 // Colours come from the page's stylesheet (light and dark), and every state has a second cue: a
 // dashed outline, a word, a label.
-import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../picture.js";
+import { opNumbers, type CallsPicture, type Picture, type PictureFile } from "../../contract/picture.js";
 import { bytesWord, esc } from "./escape.js";
 import { afterWords, faultLabel, HOLDS_LABEL, pictureWords, skippedOf } from "./picture-words.js";
 import { diffWords } from "./svg-diff-words.js";

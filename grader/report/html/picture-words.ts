@@ -1,7 +1,7 @@
 // The words of a failure's picture: what the SVG shows, said as a sentence, for a screen reader
 // (the SVG's text alternative) and for anyone the drawing does not reach; and the labels the
 // drawing and the words share.
-import { opNumbers, type CallsPicture, type PictureFile } from "../picture.js";
+import { opNumbers, type CallsPicture, type PictureFile } from "../../contract/picture.js";
 import { bytesWord } from "./escape.js";
 
 /** How the picture labels what a file holds: a word on the drawing, never colour alone. */

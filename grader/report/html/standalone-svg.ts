@@ -1,7 +1,7 @@
 // A failure's picture as an SVG that stands alone (for an <img> on a page that is not ours, as
 // Gradescope's test output): the drawing with its own stylesheet inside it, the page's rules for
 // pictures in the light colour scheme on a background of its own, so it reads the same on any page.
-import type { Picture } from "../picture.js";
+import type { Picture } from "../../contract/picture.js";
 import { pictureSvg } from "./picture-svg.js";
 import { STYLE } from "./style.js";
 

@@ -1,6 +1,6 @@
 // The words of a "diff" picture: what its SVG shows, said as sentences, for a screen reader (the
 // SVG's text alternative) and for anyone the drawing does not reach.
-import { answerOffRow, diffSpans, heldWords, pathText, stepsWord, type DiffPathEntry, type DiffPicture } from "../picture-diff.js";
+import { answerOffRow, diffSpans, heldWords, pathText, stepsWord, type DiffPathEntry, type DiffPicture } from "../../contract/picture-diff.js";
 
 /** One path where the states differ, in words: `["v"] (left out by the answer): null in a, {} in b`. */
 export function diffPathWords(entry: DiffPathEntry, picture: DiffPicture): string {

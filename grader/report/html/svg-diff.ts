@@ -1,10 +1,10 @@
-// The "diff" picture (report/picture-diff.ts) as inline SVG: the two histories as two lanes of
+// The "diff" picture (contract/picture-diff.ts) as inline SVG: the two histories as two lanes of
 // cells down a step axis; the steps before the divergence one dashed band ("the same"), the first
 // divergent step's cells outlined with "≠" between them and the paths where they differ listed
 // under them, and the step the answer returned marked "▶" with its words. Colours come from the
 // page's stylesheet (light and dark); every mark is also a sign or a word. `data-*` attributes
 // say what each element stands for, for tests that read the drawing rather than its pixels.
-import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type DiffPicture, type DiffRow } from "../picture-diff.js";
+import { answerOffRow, diffSpans, extraLine, pathLine, rowLabel, stepsWord, type DiffPicture, type DiffRow } from "../../contract/picture-diff.js";
 import { esc } from "./escape.js";
 import { diffWords } from "./svg-diff-words.js";
 import { wrapText } from "./wrap.js";

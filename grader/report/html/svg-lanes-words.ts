@@ -1,6 +1,6 @@
-// The words of a "lanes" picture (report/picture-lanes.ts): what its SVG shows, said as sentences,
+// The words of a "lanes" picture (contract/picture-lanes.ts): what its SVG shows, said as sentences,
 // for a screen reader (the SVG's text alternative) and for anyone the drawing does not reach.
-import { loadLabel, type LanesLoad, type LanesPicture, type LanesStep } from "../picture-lanes.js";
+import { loadLabel, type LanesLoad, type LanesPicture, type LanesStep } from "../../contract/picture-lanes.js";
 
 /** What a load returned, in words: "the old state", "writer B's state", "null", "an error, SyntaxError". */
 export function loadWords(load: LanesLoad): string {

@@ -1,11 +1,11 @@
-// The "lanes" picture (report/picture-lanes.ts) as inline SVG: time runs down a numbered axis, one
+// The "lanes" picture (contract/picture-lanes.ts) as inline SVG: time runs down a numbered axis, one
 // step a row, numbered as the story numbers them; a lane per writer, its cell (its letter) at each
 // of its calls; the reader's lane with a badge at each load saying what it returned; the call's
 // words beside. The failure has a second cue besides colour: "✗" on the wrong load's badge or the
 // writer's cell, and a dashed line after its step with the story's words. Every element a test
 // needs carries data-* attributes (data-step, data-load-after, data-failure), so the drawing can be
 // checked without pixels.
-import { loadLabel, type LanesLoad, type LanesPicture, type LanesStep } from "../picture-lanes.js";
+import { loadLabel, type LanesLoad, type LanesPicture, type LanesStep } from "../../contract/picture-lanes.js";
 import { esc } from "./escape.js";
 import { failureWords, lanesWords, loadPlace, loadWords } from "./svg-lanes-words.js";
 import { wrapText } from "./wrap.js";

@@ -1,10 +1,10 @@
-// The "runs" picture (report/picture-runs.ts) as inline SVG: a step axis 1..N across the top, a
+// The "runs" picture (contract/picture-runs.ts) as inline SVG: a step axis 1..N across the top, a
 // lane per run with its label, a cell for each step it ran, the kill marker (a dashed line with
 // "✂") between two cells or inside one, a step run again marked "×2" with a dashed outline, what
 // the story counts against the target in the failure colour with "✗", and the step the story
 // names outlined down the whole axis, its words beneath. Every element a test needs carries data-*
 // attributes (data-run, data-step, data-at), so the drawing can be checked without pixels.
-import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "../picture-runs.js";
+import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "../../contract/picture-runs.js";
 import { esc } from "./escape.js";
 import { wrapText } from "./wrap.js";
 import { CH, LINE, svgText as text } from "./svg-text.js";

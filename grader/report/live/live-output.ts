@@ -2,7 +2,7 @@
 // of lines (progress-lines.ts) redrawn in place on every event and every second, erased when the
 // grade ends so that the scoreboard is printed as it would be without it. Not on a terminal: one
 // plain line per deliverable as its score becomes known, and no control characters.
-import type { CheckMeta } from "../../grading/verdict.js";
+import type { CheckMeta } from "../../contract/verdict.js";
 import type { CheckEvents } from "../reporter.js";
 import { outputWidth } from "../layout.js";
 import { liveLines, plainLine } from "./progress-lines.js";

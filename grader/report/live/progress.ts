@@ -3,7 +3,7 @@
 // known. A deliverable's row is known once all its checks and every check they require (which may
 // be another deliverable's) are decided: its score is then what the final scoreboard will say.
 // The lines drawn from it are progress-lines.ts's.
-import type { CheckMeta } from "../../grading/verdict.js";
+import type { CheckMeta } from "../../contract/verdict.js";
 import type { Rubric } from "../../rubric.js";
 import { buildReport } from "../report.js";
 import type { CheckEvents } from "../reporter.js";

@@ -12,7 +12,7 @@ import type { FsOp } from "../../crash/model.js";
 import { isGitCommand } from "../../crash/commands.js";
 import { changesBetween } from "./external/changes.js";
 import { relativeTo } from "./external/command-label.js";
-import { simpleCommands, type Invocation, type SimpleCommand } from "./external/command-line.js";
+import { simpleCommands, type Invocation, type SimpleCommand } from "../../crash/command-line.js";
 import { gitOps } from "./external/git-ops.js";
 import { materialise } from "./external/materialise.js";
 import { inProgramOrder, orderActions, syncActions, unorderedActions, type ProgramAction } from "./external/order.js";

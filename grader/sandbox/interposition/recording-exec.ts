@@ -14,7 +14,7 @@ import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
 import type { FsOp } from "../../crash/model.js";
 import { externalOps, snapshot } from "./external-ops.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
-import { isShellProgram, type Invocation } from "./external/command-line.js";
+import { isShellProgram, type Invocation } from "../../crash/command-line.js";
 import { probedLine, probePlan } from "./external/probed-line.js";
 import { gitEnv } from "../git/git-env.js";
 import type { Recorder } from "./recorder.js";

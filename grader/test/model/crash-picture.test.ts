@@ -1,5 +1,5 @@
 // The picture of a crash inside atomicCheckpoint (grading/crash-picture.ts) and its terminal
-// lines (report/picture-lines.ts): drawn from the trace and cut the story is told from, its files
+// lines (contract/picture-lines.ts): drawn from the trace and cut the story is told from, its files
 // are those the real replay leaves, and it fits any terminal.
 import path from "node:path";
 import pc from "picocolors";
@@ -12,7 +12,7 @@ import { normaliseName } from "../../crash/names.js";
 import { opLabel } from "../../crash/describe.js";
 import { replay } from "../../crash/replay.js";
 import { crashPicture } from "../../grading/crash-picture.js";
-import { filePreview, previewText, PREVIEW_BYTES, type CallsPicture } from "../../report/picture.js";
+import { filePreview, previewText, PREVIEW_BYTES, type CallsPicture } from "../../contract/picture.js";
 import { pictureLines } from "../../report/picture-lines.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { listDisk } from "../../sandbox/runtime/disk.js";

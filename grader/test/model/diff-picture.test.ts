@@ -1,5 +1,5 @@
 // The picture of a stretch-diff failure (checks/stretch-diff/diff-picture.ts) and its terminal
-// lines (report/picture-lines-diff.ts): made from the histories, the divergence their case carries
+// lines (contract/picture-lines-diff.ts): made from the histories, the divergence their case carries
 // and the answer the story judges, it marks the step and the paths the story names, and it fits any
 // terminal, with or without colour.
 import fc from "fast-check";
@@ -13,7 +13,7 @@ import { byPath, showPaths, type DiffCase, type Judged, type Path } from "../../
 import { diffCases, HAND_CASES } from "../../checks/stretch-diff/histories.js";
 import { labPaths, promptRunsDivergence } from "../../checks/stretch-diff/lab-runs.js";
 import { diffLines } from "../../report/picture-lines-diff.js";
-import type { DiffPicture } from "../../report/picture-diff.js";
+import type { DiffPicture } from "../../contract/picture-diff.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import { firstDifference } from "../stretch-diff-differences.js";
 

@@ -11,7 +11,7 @@ import { opLabel } from "../../crash/describe.js";
 import type { Trace } from "../../crash/model.js";
 import { faultPicture } from "../../grading/crash-picture.js";
 import { pictureSvg } from "../../report/html/picture-svg.js";
-import type { CallsPicture } from "../../report/picture.js";
+import type { CallsPicture } from "../../contract/picture.js";
 import { pictureLines } from "../../report/picture-lines.js";
 import { DiskFaults } from "../../sandbox/interposition/disk-faults.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";

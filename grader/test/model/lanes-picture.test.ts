@@ -1,5 +1,5 @@
 // The picture of a concurrency failure (checks/concurrency/lanes-picture.ts) and its terminal
-// lines (report/picture-lines-lanes.ts), from hand-made runs: its steps are the story's numbered
+// lines (contract/picture-lines-lanes.ts), from hand-made runs: its steps are the story's numbered
 // lines, its loads say what each returned, the failure is marked after the step the story names,
 // and its lines fit any terminal.
 import pc from "picocolors";
@@ -11,7 +11,7 @@ import { concurrencyStory } from "../../checks/concurrency/world-of.js";
 import type { Execution, LoadSeen, Problem } from "../../concurrency/explore.js";
 import type { Setup } from "../../concurrency/world.js";
 import { checkLoad, noCheckpoint, type Expected } from "../../grading/calls.js";
-import { loadLabel, stepsCounted, type LanesPicture } from "../../report/picture-lanes.js";
+import { loadLabel, stepsCounted, type LanesPicture } from "../../contract/picture-lanes.js";
 import { lanesLines } from "../../report/picture-lines-lanes.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 

@@ -1,5 +1,5 @@
 // The "runs" picture (checks/phase2/runs-picture.ts) and its terminal lines
-// (report/picture-lines-runs.ts): built from the record and the judge's words the story is told
+// (contract/picture-lines-runs.ts): built from the record and the judge's words the story is told
 // from, it names the step and run the story names, and it fits any terminal, with or without colour.
 // Its folders before and after a crash are those the real replay of the crash leaves.
 import path from "node:path";
@@ -17,7 +17,7 @@ import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { listDisk } from "../../sandbox/runtime/disk.js";
 import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";
 import { runsLines } from "../../report/picture-lines-runs.js";
-import type { RunsPicture } from "../../report/picture-runs.js";
+import type { RunsPicture } from "../../contract/picture-runs.js";
 import { DEFAULT_TASK } from "../../rubric-task.js";
 
 const TASK = gradedTask(DEFAULT_TASK);

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { normaliseName } from "../../../crash/describe.js";
-import type { Invocation } from "./command-line.js";
+import type { Invocation } from "../../../crash/command-line.js";
 
 /** An absolute path as a path relative to the scenario folder, or undefined outside it. */
 export type ToRelative = (abs: string) => string | undefined;

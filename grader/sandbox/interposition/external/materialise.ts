@@ -7,7 +7,7 @@
 // one in this order (a change given to the wrong program): the caller then tries another order.
 import path from "node:path";
 import type { FsOp } from "../../../crash/model.js";
-import type { SimpleCommand } from "./command-line.js";
+import type { SimpleCommand } from "../../../crash/command-line.js";
 import { relativeTo } from "./command-label.js";
 import type { ProgramAction } from "./order.js";
 import { replacementTemp, syncedBlockSize, writesInPlace } from "./programs.js";

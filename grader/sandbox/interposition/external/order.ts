@@ -10,7 +10,7 @@
 import path from "node:path";
 import type { Change } from "./changes.js";
 import type { ToRelative } from "./command-label.js";
-import type { SimpleCommand } from "./command-line.js";
+import type { SimpleCommand } from "../../../crash/command-line.js";
 import { durabilityOf } from "./programs.js";
 import type { Snapshot } from "./snapshot.js";
 

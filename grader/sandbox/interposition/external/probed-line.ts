@@ -12,7 +12,7 @@
 // with -e (under `set -e`, `a` alone would end the line where `a && b` goes on): those programs
 // share one step.
 import path from "node:path";
-import { shellLine, type Invocation, type ShellLine, type SimpleCommand } from "./command-line.js";
+import { shellLine, type Invocation, type ShellLine, type SimpleCommand } from "../../../crash/command-line.js";
 import { PROBE_FUNCTION, ProbeFolder } from "./probe.js";
 import type { Snapshot } from "./snapshot.js";
 

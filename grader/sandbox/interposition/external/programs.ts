@@ -3,7 +3,7 @@
 // and which ones replace an existing file through a temporary name and a rename (GNU `ln -f`,
 // `sed -i`), as strace shows them on GNU coreutils 9.1 and sed 4.9. `cp`, `mv`, `install`, `cat` and the rest never fsync.
 import path from "node:path";
-import type { SimpleCommand } from "./command-line.js";
+import type { SimpleCommand } from "../../../crash/command-line.js";
 
 /** Files a program makes durable when it ends: "all" for everything; `data`: fdatasync. */
 export interface Durability {

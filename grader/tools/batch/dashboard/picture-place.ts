@@ -1,4 +1,4 @@
-// Where a failure happened, read from its picture (report/picture*.ts) rather than from its
+// Where a failure happened, read from its picture (contract/picture*.ts) rather than from its
 // story: the same place for two students with the same bug, whatever their code's style. A crash
 // inside a call is placed by the kind of file-system call it followed and the file that call
 // touched ("after open of checkpoint.json"), not by its number (a student who writes a temp
@@ -10,8 +10,8 @@
 // relative to the first divergence.
 import path from "node:path";
 import { CHECKPOINT } from "../../../grading/calls.js";
-import type { CallsPicture, DiffPicture, LanesPicture, Picture, RunsPicture } from "../../../report/picture.js";
-import type { LanesStep } from "../../../report/picture-lanes.js";
+import type { CallsPicture, DiffPicture, LanesPicture, Picture, RunsPicture } from "../../../contract/picture.js";
+import type { LanesStep } from "../../../contract/picture-lanes.js";
 import { plainWords } from "./story-words.js";
 
 /** The checkpoint's name in a "calls" picture: the path every Phase 1, power-loss and disk-fault scenario saves to. */

@@ -1,4 +1,4 @@
-// The "lanes" picture's data (report/picture.ts): writers saving one checkpoint at once while a
+// The "lanes" picture's data (contract/picture.ts): writers saving one checkpoint at once while a
 // reader loads it (concurrency). One lane per writer and one for the reader; the writers'
 // file-system calls in the order they ran, numbered as the story numbers them; the reader's loads
 // at the steps they followed, each with what it returned; and what went wrong, after which step.

@@ -1,4 +1,4 @@
-// The "runs" picture's data (report/picture.ts): the runs of the lab task (Phase 2, stretch-git)
+// The "runs" picture's data (contract/picture.ts): the runs of the lab task (Phase 2, stretch-git)
 // or its sessions (Phase 3), one row each, the steps whose side effect each performed as cells on
 // a step axis 1..steps, where a run was killed, and the step the story names as wrong. Drawn in
 // the terminal by picture-lines-runs.ts and as SVG by html/svg-runs.ts; built from the story's own

@@ -1,4 +1,4 @@
-// The "diff" picture's data (report/picture.ts): two histories of states side by side at the
+// The "diff" picture's data (contract/picture.ts): two histories of states side by side at the
 // first step where they diverge (stretch-diff), the paths where their states differ there, and
 // where the answer the story judged points. Made from the same histories and answer as the story.
 

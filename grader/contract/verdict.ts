@@ -1,5 +1,5 @@
 // The outcome of one check, as a test carries it to the reporter in its `meta`.
-import type { Picture } from "../report/picture.js";
+import type { Picture } from "./picture.js";
 
 export type CheckStatus = "passed" | "failed" | "error";
 
@@ -9,7 +9,7 @@ export interface Verdict {
   message?: string;
   /** The command that replays exactly this failure. */
   replay?: string;
-  /** What the failure looked like, drawn with its story (report/picture.ts). */
+  /** What the failure looked like, drawn with its story (contract/picture.ts). */
   picture?: Picture;
 }
 
