@@ -24,6 +24,10 @@ export interface CheckReport {
   picture?: Picture;
   /** Wall time of the check in ms (schema 3): 0 for one not run; varies from grade to grade. */
   durationMs?: number;
+  /** For a blocked check: the checks it requires that did not pass. */
+  waitsOn?: string[];
+  /** For a blocked check: it also failed on its own, with a cause other than theirs (its message tells both). */
+  alsoFails?: boolean;
 }
 
 export interface DeliverableReport {
@@ -97,20 +101,22 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       // A failure's picture goes with its story: not on a blocked check whose own story is not told.
       let drawn = meta.status === "failed" && meta.picture ? meta.picture : undefined;
       let replay = meta.status === "failed" ? meta.replay : undefined;
+      let waiting: Pick<CheckReport, "waitsOn" | "alsoFails"> = {};
       if (unmet.length > 0 && status !== "error") {
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
         // Its own failure is told only when it is not the requirement's told again.
-        const own = status === "failed" && meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message)) ? `\nIt also fails on its own:\n${meta.message}` : "";
-        message = `Scored only once ${unmet.join(" and ")} ${unmet.length === 1 ? "passes; fix that" : "pass; fix those"} first.${own}`;
+        const alsoFails = status === "failed" && !!meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message));
+        message = `Scored only once ${waitWords(unmet)}${alsoFails ? `\nIt also fails on its own:\n${meta.message}` : ""}`;
         // A check that only waits has nothing of its own to replay until the other passes.
-        if (!own) {
+        if (!alsoFails) {
           drawn = undefined;
           replay = undefined;
         }
         status = "blocked";
+        waiting = { waitsOn: unmet, ...(alsoFails ? { alsoFails } : {}) };
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs });
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs, ...waiting });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);
@@ -138,6 +144,11 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
     ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus"), ...(opts.replay ? { replay: opts.replay } : {}) } } : {}),
   };
+}
+
+/** "phase1.crash-safety passes; fix that first.": what a blocked check waits on, after "Scored only once". */
+export function waitWords(unmet: string[]): string {
+  return `${unmet.join(" and ")} ${unmet.length === 1 ? "passes; fix that" : "pass; fix those"} first.`;
 }
 
 /**

@@ -5,6 +5,7 @@
 // and the HTML page then tell it once per deliverable (wholeFileFailure), not once per check.
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
+import { waitWords, type CheckReport } from "./report.js";
 
 /** What of a grade's configuration names the target: the folder as typed ("" for the default starter/) and where it is. */
 export interface TargetNamed {
@@ -47,7 +48,7 @@ const WHOLE_FILE = /^\S+\.[cm]?[jt]s (does not compile: |is missing(: | from ))/
 
 /** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
 interface GradedDeliverable {
-  checks: { status: string; message?: string }[];
+  checks: Pick<CheckReport, "status" | "message" | "waitsOn" | "alsoFails">[];
 }
 
 /**
@@ -68,8 +69,8 @@ export function wholeFileFailure(d: GradedDeliverable): string | undefined {
  * its own or they wait on different checks.
  */
 export function sharedWait(d: GradedDeliverable): string | undefined {
-  const first = d.checks[0]?.message;
-  if (d.checks.length < 2 || !first || !d.checks.every((c) => c.status === "blocked" && c.message === first)) return undefined;
-  const wait = /^Scored only once (.+)$/.exec(first);
-  return wait ? `Its ${d.checks.length} checks are scored only once ${wait[1]}` : undefined;
+  const waitsOn = d.checks[0]?.waitsOn;
+  const same = (c: GradedDeliverable["checks"][number]) => c.status === "blocked" && !c.alsoFails && c.waitsOn?.join() === waitsOn?.join();
+  if (d.checks.length < 2 || !waitsOn || !d.checks.every(same)) return undefined;
+  return `Its ${d.checks.length} checks are scored only once ${waitWords(waitsOn)}`;
 }

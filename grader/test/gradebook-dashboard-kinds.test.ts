@@ -165,10 +165,13 @@ describe("a failure's kind", () => {
     expect(kindOf(story("A"), lanes("A", "writeFileSync writes 19 bytes to checkpoint.json")).key).not.toBe(a.key);
   });
 
-  test("a check that waits is one kind per check it waits on; one the grader could not run, per first line of its error", () => {
-    expect(kindOf("Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nanything", undefined, "blocked").outcome).toBe("waits on phase1.round-trip");
-    expect(kindOf("Scored only once phase1.crash-safety and phase1.stale-temp pass; fix those first.", undefined, "blocked").outcome).toBe("waits on phase1.crash-safety and phase1.stale-temp");
-    expect(kindOf("Scored only once phase1.round-trip passes; fix that first.", undefined, "blocked").key).toBe(kindOf("Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nother", undefined, "blocked").key);
+  test("a check that waits is one kind per check it waits on, read from the checks it waits on, whatever its message says; one the grader could not run, per first line of its error", () => {
+    const waiting = (waitsOn: string[], message: string) => failureKind({ status: "blocked", message, waitsOn });
+    expect(waiting(["phase1.round-trip"], "Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nanything").outcome).toBe("waits on phase1.round-trip");
+    expect(waiting(["phase1.crash-safety", "phase1.stale-temp"], "Scored only once phase1.crash-safety and phase1.stale-temp pass; fix those first.").outcome).toBe("waits on phase1.crash-safety and phase1.stale-temp");
+    expect(waiting(["phase1.round-trip"], "Scored only once phase1.round-trip passes; fix that first.").key).toBe(waiting(["phase1.round-trip"], "Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nother").key);
+    // Reworded, the sentence groups as before: the kind is made from the data, never from the words.
+    expect(waiting(["phase1.round-trip"], "Waits for phase1.round-trip.").key).toBe(waiting(["phase1.round-trip"], "Scored only once phase1.round-trip passes; fix that first.").key);
     expect(kindOf("the grader could not run this check: ReferenceError: x is not defined\n    at f (file.ts:12:3)", undefined, "error").outcome).toBe("the grader could not run it: ReferenceError: x is not defined");
     expect(kindOf("", undefined, "failed").outcome).toBe("no story told");
   });

@@ -128,7 +128,7 @@ describe("the stretch-git comparison's note", () => {
 
 describe("a deliverable whose every check waits on the same failed check", () => {
   const WAIT = "Scored only once phase1.crash-safety passes; fix that first.";
-  const blocked = (id: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: WAIT, crashStates: 0 });
+  const blocked = (id: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: WAIT, crashStates: 0, waitsOn: ["phase1.crash-safety"] });
   const report = (checks: Report["deliverables"][number]["checks"]): Report => ({
     schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: 0, bonus: 0, maxBonus: 15,
     deliverables: [{ id: "power-loss", title: "Beyond the handout: durable across a power cut", kind: "bonus", status: "graded", points: 0, maxPoints: 15, checks, crashStates: 0, durationMs: 0 }],
@@ -142,8 +142,20 @@ describe("a deliverable whose every check waits on the same failed check", () =>
     expect(lines.join("\n")).not.toContain("title of");
   });
 
+  test("is told from the checks they wait on, not read back from their messages: reworded messages give the same line", () => {
+    const reworded = (id: string) => ({ ...blocked(id), message: "Waits for phase1.crash-safety." });
+    const lines = renderScoreboard(report([reworded("power-loss.never-torn"), reworded("power-loss.durable")]), { color: false, seconds: 1, width: 80 }).split("\n");
+    expect(lines.slice(3, 5)).toEqual(["  – Its 2 checks are scored only once phase1.crash-safety passes; fix that", "    first."]);
+  });
+
+  test("keeps a row per check when they wait on different checks", () => {
+    const text = renderScoreboard(report([blocked("power-loss.never-torn"), { ...blocked("power-loss.durable"), waitsOn: ["phase1.stale-temp"] }]), { color: false, seconds: 1, width: 80 });
+    expect(text).toContain("title of power-loss.never-torn");
+    expect(text).not.toContain("Its 2 checks");
+  });
+
   test("keeps a row per check when one has a story of its own", () => {
-    const own = { ...blocked("power-loss.durable"), message: `${WAIT}\nIt also fails on its own:\nsomething else` };
+    const own = { ...blocked("power-loss.durable"), message: `${WAIT}\nIt also fails on its own:\nsomething else`, alsoFails: true };
     const text = renderScoreboard(report([blocked("power-loss.never-torn"), own]), { color: false, seconds: 1, width: 80 });
     expect(text).toContain("title of power-loss.never-torn");
     expect(text).not.toContain("Its 2 checks");

@@ -18,12 +18,12 @@ export interface FailureKind {
 }
 
 /** The kind of a check that did not pass (failed, waits on another check, or could not be run). */
-export function failureKind(check: Pick<CheckReport, "status" | "message" | "picture">): FailureKind {
+export function failureKind(check: Pick<CheckReport, "status" | "message" | "picture" | "waitsOn">): FailureKind {
   const message = check.message ?? "";
   let outcome: string;
   let place = "";
   if (check.status === "blocked") {
-    outcome = `waits on ${/^Scored only once (.+?) pass(?:es)?;/.exec(message)?.[1] ?? "another check"}`;
+    outcome = `waits on ${check.waitsOn?.join(" and ") ?? "another check"}`;
   } else if (check.status === "error") {
     const first = message.split("\n")[0]!.replace(/^the grader could not run this check: /, "");
     outcome = `the grader could not run it: ${plainWords(first) || "no reason given"}`;
