@@ -37,6 +37,19 @@ export function absentOutcome(box: { run(module: string, scenario: { steps: Scen
   return outcome;
 }
 
+/**
+ * The first call of `steps` that returned while file-system calls it started (fs.promises, a
+ * callback, a stream) were still to run, in a sentence; "" when none did. Told after a failure's
+ * story: a load that finds the old state is then explained by a write that had not happened yet.
+ */
+export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): string {
+  const calls = steps.filter((s): s is Extract<ScenarioStep, { call: string }> => "call" in s);
+  const at = results.findIndex((r) => r.status === "returned" && (r.unfinished ?? 0) > 0);
+  if (at < 0 || !calls[at]) return "";
+  const name = calls[at].call;
+  return `\n${name} returned before the file-system calls it started had run (fs.promises, callbacks or a stream it did not wait for): they ran after it returned, so a load right after it did not see them.`;
+}
+
 /** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
 export function describeResult(name: string, r: CallResult): string {
   switch (r.status) {

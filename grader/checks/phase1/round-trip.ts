@@ -1,7 +1,7 @@
 // phase1.round-trip: what was written loads back deep-equal, right away and after a restart,
 // and a sequence of writes loads the last one.
 import fc from "fast-check";
-import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls.js";
+import { checkLoad, checkWrite, load, restart, unfinishedNote, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, largeState, showState } from "../../grading/states.js";
@@ -15,9 +15,8 @@ export const roundTrip: CheckDefinition = {
       fc.tuple(jsonState(), jsonState(), jsonState()),
       async (states) => {
         const [a, b, c] = states;
-        const { results } = await box.run("checkpoint", {
-          steps: [write(a), load(), write(b), load(), write(c), load(), restart, load()],
-        });
+        const steps = [write(a), load(), write(b), load(), write(c), load(), restart, load()];
+        const { results } = await box.run("checkpoint", { steps });
         const problem =
           checkWrite(results[0]!, a) ??
           checkLoad(results[1]!, [{ label: "the state just written", state: a }]) ??
@@ -25,7 +24,7 @@ export const roundTrip: CheckDefinition = {
           checkLoad(results[3]!, [{ label: "the second state written", state: b }]) ??
           checkWrite(results[4]!, c) ??
           checkLoad(results[5]!, [{ label: "the last state written", state: c }]);
-        if (problem) return `${sequence(states)}\n${problem}`;
+        if (problem) return `${sequence(states)}\n${problem}${unfinishedNote(steps, results)}`;
         const afterRestart = checkLoad(results[6]!, [{ label: "the last state written", state: c }]);
         return afterRestart && `${sequence(states)}\nAfter a restart (a fresh process), ${afterRestart}`;
       },

@@ -80,6 +80,9 @@ export function asyncVersions(sync: SyncFs, context: AsyncContext): Record<strin
   class WriteStream extends RealWriteStream {
     constructor(file: unknown, options?: unknown) {
       super(file, withFs(options, writeStreamFs));
+      // Its open and writes come on later turns of the event loop, until it closes: pending till then.
+      context.pending.count++;
+      this.once("close", () => context.pending.count--);
     }
   }
   class ReadStream extends RealReadStream {

@@ -49,7 +49,8 @@ export interface FaultReport {
 /** What one call into the target did, as the grader sees it from the outside. */
 export type CallResult =
   /** `ms`: how long the call took in the host, the lab task's own steps left out (for measurements; never for a verdict). */
-  | { status: "returned"; value: ValueSummary; ms?: number }
+  /** `unfinished`: file-system calls it started (fs.promises, callbacks, streams) that had not run when it returned. */
+  | { status: "returned"; value: ValueSummary; ms?: number; unfinished?: number }
   | { status: "threw"; error: ErrorSummary }
   | { status: "exited"; detail: string }
   | { status: "missing"; detail: string }

@@ -286,7 +286,7 @@ export class Host {
     this.recorder!.callerOf = compiled.frames.callerHook();
     const frames = (error: unknown) => compiled.frames.of(error);
     const progress = (call: string, limitMs: number) => this.progress((this.currentCall = call), (this.currentLimitMs = limitMs));
-    return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within });
+    return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within, pending: () => this.pending.count });
   }
 
   private compiledModule(module: string): CompiledTarget {

@@ -24,6 +24,8 @@ export interface ScenarioStepsEnv {
   progress?: (call: string, limitMs: number) => void;
   /** The student's own stack frames of an error. */
   frames?: (error: unknown) => string[];
+  /** How many asynchronous file-system calls the target started are still to run (recording-fs-async.ts' PendingOps). */
+  pending?: () => number;
 }
 
 /** Runs `steps` over the scenario folder `root`; returns what each call did. After a call times out, the rest are skipped. */
@@ -54,8 +56,14 @@ export function runScenarioSteps(steps: ScenarioStep[], root: string, env: Scena
       const args = resolveArgs(step.args, root);
       takeStepMs();
       const started = performance.now();
+      const pendingBefore = env.pending?.() ?? 0;
       const result = runCall(exports, step.call, args, { root, limit, frames: env.frames, wantValue: step.want === "value" });
-      if (result.status === "returned") result.ms = performance.now() - started - takeStepMs();
+      if (result.status === "returned") {
+        result.ms = performance.now() - started - takeStepMs();
+        // Calls it started and did not wait for: they run on a later turn of the event loop, after it returned.
+        const unfinished = (env.pending?.() ?? 0) - pendingBefore;
+        if (unfinished > 0) result.unfinished = unfinished;
+      }
       results.push(result);
       if (result.status === "timed-out") stopped = `${step.call} ${result.detail}`;
       else env.recorder.mark(`return:${step.call}`);
