@@ -179,15 +179,14 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   try {
     if (deliverables.length > 0) {
       const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
-      for (const files of runOrder(deliverables, await compileChecks(deliverables.map((d) => d.id)))) {
-        const vitest = await startVitest(
-          "test",
-          files,
-          { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: Math.min(files.length, os.availableParallelism()), fileParallelism: true, sequence: { sequencer: inGivenOrder(files) } },
-          { logLevel: "silent" },
-        );
-        await vitest.close();
-      }
+      const files = runOrder(config.rubric, deliverables, await compileChecks(deliverables.map((d) => d.id)));
+      const vitest = await startVitest(
+        "test",
+        files,
+        { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: Math.min(files.length, os.availableParallelism()), fileParallelism: true, sequence: { sequencer: inGivenOrder(files) } },
+        { logLevel: "silent" },
+      );
+      await vitest.close();
     }
   } finally {
     live?.finish();

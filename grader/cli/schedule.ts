@@ -1,45 +1,47 @@
-// The order in which a grade runs its deliverables, so that a row is on screen within seconds and
-// the core score comes before the bonus. Measured on 2 cores, the reference, cold:
-// - all eight deliverables at once: they share the machine and all finish near the end (Phase 1
-//   at 33.6 s of a 41 s grade);
-// - the three Phases as one run, one process each: they share 2 cores 3 ways, and the first row
-//   came at 8.3 s;
-// - the quickest Phase alone (Phase 3, 4 checks, 2.7 s), then the rest one after another, no more
-//   at once than there are processors: the first row at 3.3 s, the core score at 11.8 s, the whole
-//   grade 21.4 s against 22.9 s.
-// A check waits only on the verdicts of checks that come earlier in the manifest, and no Phase on
-// another deliverable's, so running them in manifest order never leaves one waiting on a check
-// that has not started.
+// The order in which a grade runs its deliverables: one vitest run, no more files at once than
+// the machine has processors, each file started in an order where every deliverable comes after
+// those it builds on or waits on a check of. A deliverable's checks may wait for an earlier one's
+// verdicts (a stand-in for an earlier file is tried only once that file's deliverable showed a
+// bug: grading/verdict-board.ts), so an earlier one must have started: Phase 3 graded first, alone,
+// got no Phase 2 verdict and was graded without the stand-in runner.ts it was owed.
+// Among the deliverables ready to start: core first, then the bonus ones that wait on another's
+// check (until it is decided they hold a place and no processor, which leaves Phase 1 the machine:
+// started before a bonus one that stands alone, it finished at 15.6 s, not 11.8 s), then the rest,
+// in the manifest's order within each. Measured on 2 cores, the reference, cold: all eight at once,
+// Phase 1 finished at 33.6 s of a 41 s grade; the three Phases at once, the first row came at 8.3 s.
 import type { TestSequencer, TestSpecification } from "vitest/node";
-import type { RubricDeliverable } from "../rubric.js";
+import type { Rubric, RubricDeliverable } from "../rubric.js";
 
 /**
- * `files` (one per deliverable of `deliverables`, in the same order) in the runs to make one after
- * the other, each in the order its files are to start: first the core deliverable with the fewest
- * checks that waits on no other deliverable, alone; then the others in the order of `rank`, the
- * manifest's within it. No run is empty.
+ * `files` (one per deliverable of `deliverables`, in the same order) in the order they are to
+ * start: each after the deliverables it builds on or requires a check of (when graded too), and
+ * otherwise by `rank`, then the manifest's order.
  */
-export function runOrder(deliverables: RubricDeliverable[], files: string[]): string[][] {
-  const entries = deliverables.map((deliverable, i) => ({ deliverable, file: files[i]! }));
-  const first = entries
-    .filter((e) => e.deliverable.kind === "core" && !waitsOnAnother(e.deliverable))
-    .reduce<(typeof entries)[number] | undefined>((best, e) => (!best || e.deliverable.checks.length < best.deliverable.checks.length ? e : best), undefined);
-  // Stable: the manifest's order within each rank.
-  const rest = entries.filter((e) => e !== first).sort((a, b) => rank(a.deliverable) - rank(b.deliverable));
-  return [first ? [first.file] : [], rest.map((e) => e.file)].filter((run) => run.length > 0);
+export function runOrder(rubric: Rubric, deliverables: RubricDeliverable[], files: string[]): string[] {
+  const left = deliverables.map((deliverable, i) => ({ deliverable, file: files[i]!, index: i }));
+  const graded = new Set(deliverables.map((d) => d.id));
+  const out: string[] = [];
+  while (left.length > 0) {
+    const started = new Set(deliverables.filter((d) => !left.some((e) => e.deliverable === d)).map((d) => d.id));
+    const ready = left.filter((e) => dependsOn(rubric, e.deliverable).every((id) => started.has(id) || !graded.has(id)));
+    // A cycle cannot happen (the manifest's loader refuses one); were it there, the rest in order.
+    const pool = ready.length > 0 ? ready : left;
+    const next = pool.reduce((best, e) => (rank(e.deliverable) < rank(best.deliverable) || (rank(e.deliverable) === rank(best.deliverable) && e.index < best.index) ? e : best));
+    left.splice(left.indexOf(next), 1);
+    out.push(next.file);
+  }
+  return out;
 }
 
-/**
- * Core first. Then the bonus deliverables that wait on another's check: until it is decided they
- * hold a place among the processes a run may have at once and no processor, which leaves Phase 1
- * the machine (started before the bonus one that stands alone, it finished at 15.6 s, not 11.8 s).
- */
+/** The deliverables `d` builds on or requires a check of. */
+function dependsOn(rubric: Rubric, d: RubricDeliverable): string[] {
+  const owners = d.checks.flatMap((c) => c.requires ?? []).map((r) => rubric.deliverables.find((o) => o.checks.some((c) => c.id === r))?.id);
+  return [...new Set([...(d.buildsOn ?? []), ...owners.filter((id): id is string => id !== undefined && id !== d.id)])];
+}
+
+/** Core 0; bonus that waits on another deliverable's check 1; the rest 2. */
 function rank(d: RubricDeliverable): number {
-  return d.kind === "core" ? 0 : waitsOnAnother(d) ? 1 : 2;
-}
-
-function waitsOnAnother(d: RubricDeliverable): boolean {
-  return d.checks.some((c) => (c.requires ?? []).some((r) => !d.checks.some((own) => own.id === r)));
+  return d.kind === "core" ? 0 : d.checks.some((c) => (c.requires ?? []).some((r) => !d.checks.some((own) => own.id === r))) ? 1 : 2;
 }
 
 /** A vitest sequencer that starts a run's files in the order `runOrder` gave them, not vitest's own (largest or slowest first). */

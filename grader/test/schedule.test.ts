@@ -1,6 +1,6 @@
-// The order a grade runs its deliverables in (cli/schedule.ts): the quickest core deliverable that
-// waits on no other alone first, then core, then the bonus ones that wait on a check of another,
-// then the rest; and vitest starts a run's files in that order.
+// The order a grade starts its deliverables in (cli/schedule.ts): each after those it builds on or
+// waits on a check of; otherwise core, then the bonus ones that wait on another's check, then the
+// rest; and vitest starts the files in that order.
 import { describe, expect, test } from "vitest";
 import type { TestSpecification } from "vitest/node";
 import { inGivenOrder, runOrder } from "../cli/schedule.js";
@@ -9,35 +9,27 @@ import { loadRubric, type RubricDeliverable } from "../rubric.js";
 const rubric = loadRubric();
 const graded = rubric.deliverables.filter((d) => d.enabled && d.checks.length > 0);
 const fileOf = (d: RubricDeliverable) => `.grade/${d.id}.grade.mjs`;
-const idsOf = (runs: string[][]) => runs.map((run) => run.map((file) => file.slice(".grade/".length, -".grade.mjs".length)));
+const order = (deliverables: RubricDeliverable[], inRubric = rubric) => runOrder(inRubric, deliverables, deliverables.map(fileOf)).map((file) => file.slice(".grade/".length, -".grade.mjs".length));
 
 describe("runOrder", () => {
-  test("the lab's manifest: Phase 3 (fewest checks) alone, then the Phases, then the bonus ones that wait on Phase 1, then the rest", () => {
-    expect(idsOf(runOrder(graded, graded.map(fileOf)))).toEqual([["phase3"], ["phase1", "phase2", "power-loss", "concurrency", "disk-faults", "stretch-git", "stretch-diff"]]);
+  test("the lab's manifest: the Phases in order, then the bonus ones that wait on Phase 1's checks, then the rest", () => {
+    expect(order(graded)).toEqual(["phase1", "phase2", "phase3", "power-loss", "concurrency", "disk-faults", "stretch-git", "stretch-diff"]);
   });
 
-  test("the core deliverable with the fewest checks goes first, whichever it is", () => {
-    const phase1 = graded.find((d) => d.id === "phase1")!;
-    const shortPhase1 = { ...phase1, checks: phase1.checks.filter((c) => !c.requires?.length).slice(0, 1) };
-    const deliverables = graded.map((d) => (d.id === "phase1" ? shortPhase1 : d));
-    expect(idsOf(runOrder(deliverables, deliverables.map(fileOf)))[0]).toEqual(["phase1"]);
+  test("a deliverable never starts before one it builds on, in whatever order they are given", () => {
+    expect(order([...graded].reverse()).slice(0, 3)).toEqual(["phase1", "phase2", "phase3"]);
   });
 
-  test("a core deliverable that waits on another deliverable's check never runs alone first", () => {
-    const phase3 = graded.find((d) => d.id === "phase3")!;
-    const waiting = { ...phase3, checks: phase3.checks.map((c, i) => (i === 0 ? { ...c, requires: ["phase1.crash-safety"] } : c)) };
-    const deliverables = graded.map((d) => (d.id === "phase3" ? waiting : d));
-    const runs = idsOf(runOrder(deliverables, deliverables.map(fileOf)));
-    // Phase 1 has the fewest checks left (6, against Phase 2's 7); Phase 3 runs after it, among the core ones.
-    expect(runs[0]).toEqual(["phase1"]);
-    expect(runs[1]!.slice(0, 2)).toEqual(["phase2", "phase3"]);
+  test("a bonus deliverable that builds on another starts after it, whatever their ranks", () => {
+    const changed = { ...rubric, deliverables: rubric.deliverables.map((d) => (d.id === "concurrency" ? { ...d, buildsOn: ["stretch-git"] } : d)) };
+    const ids = order(changed.deliverables.filter((d) => d.enabled && d.checks.length > 0), changed);
+    expect(ids.indexOf("stretch-git")).toBeLessThan(ids.indexOf("concurrency"));
+    expect(ids.indexOf("power-loss")).toBeLessThan(ids.indexOf("stretch-git"));
   });
 
-  test("one deliverable is one run; bonus ones alone are one run in the manifest's order of their rank", () => {
-    const only = (ids: string[]) => graded.filter((d) => ids.includes(d.id));
-    expect(idsOf(runOrder(only(["phase2"]), only(["phase2"]).map(fileOf)))).toEqual([["phase2"]]);
-    const bonus = only(["stretch-git", "concurrency", "stretch-diff"]);
-    expect(idsOf(runOrder(bonus, bonus.map(fileOf)))).toEqual([["concurrency", "stretch-git", "stretch-diff"]]);
+  test("a deliverable it builds on that is not graded here holds nothing back", () => {
+    const only = graded.filter((d) => ["phase3", "stretch-git"].includes(d.id));
+    expect(order(only)).toEqual(["phase3", "stretch-git"]);
   });
 });
 
