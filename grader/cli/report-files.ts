@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
+import type { FullGradePage } from "../report/html/render.js";
 
 /** Where the last full grade's report is written, besides any --json file. */
 export const LAST_REPORT = path.join(REPO_ROOT, ".grade", "report.json");
@@ -22,17 +23,18 @@ export function reportFiles(opts: { only: string[]; replay?: string }): { json: 
   return opts.only.length > 0 ? { json: PARTIAL_REPORT, html: PARTIAL_HTML } : { json: LAST_REPORT, html: LAST_HTML };
 }
 
-/** The last full grade's page, as a partial grade's page names it: in the repository, from the partial page (a link), and when it was written; null when there is none. */
-export function lastFullGrade(): FullGrade | null {
+/** The last full grade's page, as a partial grade's page names it: in the repository, from the partial page (a link), when it was written, and the target it graded; null when there is none. */
+export function lastFullGrade(): FullGradePage | null {
   try {
-    return { file: path.relative(REPO_ROOT, LAST_HTML), href: path.relative(path.dirname(PARTIAL_HTML), LAST_HTML), writtenAt: fs.statSync(LAST_HTML).mtime };
+    const writtenAt = fs.statSync(LAST_HTML).mtime;
+    let target: string | undefined;
+    try {
+      target = (JSON.parse(fs.readFileSync(LAST_REPORT, "utf8")) as { target?: unknown }).target as string | undefined;
+    } catch {
+      // A page without its report beside it: named without its target.
+    }
+    return { file: path.relative(REPO_ROOT, LAST_HTML), href: path.relative(path.dirname(PARTIAL_HTML), LAST_HTML), writtenAt, ...(typeof target === "string" ? { target } : {}) };
   } catch {
     return null;
   }
-}
-
-export interface FullGrade {
-  file: string;
-  href: string;
-  writtenAt: Date;
 }

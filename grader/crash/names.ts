@@ -13,6 +13,9 @@ export interface KnownIds {
  */
 export function normaliseName(name: string, known: KnownIds = {}): string {
   // Shapes first: a random part that happens to hold the id's digits is hidden whole, as always.
-  const shaped = name.replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
+  // A UUID (randomUUID) is hidden whole: its groups of four may be all letters, which alone are kept.
+  const shaped = name
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "*")
+    .replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
   return (known.pids ?? []).filter((pid) => pid !== null).reduce((text, pid) => text.replace(new RegExp(`(?<![0-9])${pid}(?![0-9])`, "g"), "*"), shaped);
 }

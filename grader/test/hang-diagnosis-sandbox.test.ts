@@ -4,39 +4,24 @@
 // one), a call blocked in a system call is stopped at the silence, and a loop no call's limit
 // holds (a timer's) is stopped at the silence with a story of its own. callMs is 1 s here, so the
 // silence is 7 s and a call's fourth try has 8 s.
-import fs from "node:fs";
-import path from "node:path";
-import { dir } from "tmp-promise";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { buildHost } from "../sandbox/supervisor/build-host.js";
-import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { expect, test } from "vitest";
+import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { sandboxOver, scratchHost } from "./support/host.js";
 import { silenceMs } from "../sandbox/supervisor/limits.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
-import { bundleTarget } from "../target/bundle.js";
 
 const linux = process.platform === "linux";
 const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 1_000 };
 
-let work: { path: string; cleanup: () => Promise<void> };
-let hostFile: string;
-
-beforeAll(async () => {
-  work = await dir({ unsafeCleanup: true });
-  hostFile = await buildHost(work.path);
-});
-afterAll(() => work.cleanup());
+const host = scratchHost();
 
 /**
  * What a call of `run(dir)` in a one-file target `t.ts` did, or the SandboxFailure that ended its
  * host; with `requests`, the last of that many calls, each asked for on its own.
  */
 async function callOnce(source: string, { requests = 1 }: { requests?: number } = {}): Promise<CallResult | SandboxFailure> {
-  const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
-  fs.writeFileSync(path.join(targetDir, "t.ts"), source);
-  const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
-  if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: LIMITS.callMs, seed: 1 }, limits: LIMITS });
+  const box = await sandboxOver(host, { module: "t", source, limits: LIMITS });
   try {
     let result: CallResult | undefined;
     for (let i = 0; i < requests; i++) result = (await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }] })).results[0];

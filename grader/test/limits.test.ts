@@ -1,35 +1,20 @@
 // Each limit holds at the sandbox: an endless loop is stopped inside the call, a blocking system
 // call and a real exit end the host (and a new one serves the next request), memory and file
 // bombs fail inside the call, and an error names the student's own line.
-import fs from "node:fs";
-import path from "node:path";
-import { dir } from "tmp-promise";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { buildHost } from "../sandbox/supervisor/build-host.js";
+import { describe, expect, test } from "vitest";
 import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { sandboxOver, scratchHost } from "./support/host.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 import { Recorder } from "../sandbox/interposition/recorder.js";
-import { bundleTarget } from "../target/bundle.js";
 
-let work: { path: string; cleanup: () => Promise<void> };
-let hostFile: string;
-
-beforeAll(async () => {
-  work = await dir({ unsafeCleanup: true });
-  hostFile = await buildHost(work.path);
-});
-afterAll(() => work.cleanup());
+const host = scratchHost();
 
 const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 500, memoryMiB: 512, fileMiB: 2 };
 
 /** A sandbox over a one-file target `t.ts` exporting `run(dir)`; `use` gets it and `call()` to run it. */
 async function withTarget<T>(source: string, use: (call: () => Promise<CallResult[]>, box: Sandbox) => Promise<T>, limits = LIMITS): Promise<T> {
-  const targetDir = fs.mkdtempSync(path.join(work.path, "target-"));
-  fs.writeFileSync(path.join(targetDir, "t.ts"), source);
-  const bundle = await bundleTarget({ targetDir, file: "t.ts", outFile: path.join(targetDir, "t.cjs") });
-  if (!bundle.ok) throw new Error(bundle.problem);
-  const box = new Sandbox({ hostFile, config: { modules: { t: bundle.file }, targetDir, work: path.join(targetDir, "w"), callMs: limits.callMs, seed: 1 }, limits });
+  const box = await sandboxOver(host, { module: "t", source, limits });
   const call = async () => (await box.run("t", { steps: [{ call: "run", args: [{ $path: "work" }] }, { call: "run", args: [{ $path: "work" }] }] })).results;
   try {
     return await use(call, box);

@@ -86,11 +86,25 @@ describe("the progress lines", () => {
       for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(width);
       if (!color) for (const l of lines) expect(l).not.toMatch(CONTROL);
     }
-    for (const row of p.decidedRows()) {
-      const line = plainLine(row, width);
-      expect(stringWidth(line)).toBeLessThanOrEqual(width);
-      expect(line).not.toMatch(CONTROL);
-      expect(line).toMatch(new RegExp(` · ${row.points}/${row.maxPoints}( \\(bonus\\))? · 61\\.0\u00a0s$`));
+  });
+
+  test("a plain line keeps the whole title, its score and when the row was known since the grade began", () => {
+    const p = new GradeProgress(rubric, all, 0, () => 61_000);
+    for (const d of all) for (const id of d.checks) p.decided(meta(id, "passed", 1000));
+    const rows = p.decidedRows();
+    expect(rows.map((row) => plainLine(row))).toEqual(rows.map((row) => `${row.title} · ${row.points}/${row.maxPoints}${row.kind === "bonus" ? " (bonus)" : ""} · at 61.0\u00a0s`));
+    for (const row of rows) expect(plainLine(row)).not.toMatch(CONTROL);
+  });
+
+  test("a terminal that gives no columns gets the live lines a pipe's width would, not lines cut to nothing", () => {
+    const screen = new Screen(0);
+    const c = clock();
+    const out = new LiveOutput(new GradeProgress(rubric, all.slice(0, 3), c.now(), c.now), screen, { header: HEADER, color: false });
+    try {
+      out.started("phase1.round-trip");
+      expect(screen.text()).toEqual([HEADER, "", "", "0\u00a0s · 0 crash states · phase1 check 1 of 6 · 2 to start"]);
+    } finally {
+      out.finish();
     }
   });
 
@@ -183,7 +197,7 @@ describe("the progress output", () => {
     for (const id of all[1]!.checks) out.decided(meta(id));
     out.finish();
     expect(written).toBe(
-      [`Phase 3: three sessions · 30/30 · from the cache`, `Phase 1: atomic checkpoint · 35/35 · 7.3\u00a0s`, `Phase 2: crash recovery · 35/35 · 7.3\u00a0s`, "", ""].join("\n"),
+      [`Phase 3: three sessions · 30/30 · from the cache`, `Phase 1: atomic checkpoint · 35/35 · at 7.3\u00a0s`, `Phase 2: crash recovery · 35/35 · at 7.3\u00a0s`, "", ""].join("\n"),
     );
     expect(written).not.toMatch(CONTROL);
   });

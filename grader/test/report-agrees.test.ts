@@ -50,10 +50,13 @@ describe("the counts of a grade, on the terminal and on the page", () => {
 describe("a partial grade's page", () => {
   const partial = reportOf([deliverable("phase1", "core", [check("phase1.a", "failed", 3, "lost")])], { only: ["phase1.a"], maxScore: 100, maxBonus: 50 });
 
-  test("says it is partial, names the last full grade's page with when it was written, or says there is none yet", () => {
+  test("says it is partial, names the last full grade's page with when it was written and the target it graded, or says there is none yet", () => {
     const html = renderHtmlReport(partial, { fullGrade: { file: ".grade/report.html", href: "../report.html", writtenAt: new Date(2026, 11, 4, 17, 40) } });
     expect(html).toContain("Partial grade of <code>starter</code>");
     expect(html).toContain(`The last full grade's page, <a href="../report.html">.grade/report.html</a> (written 2026-12-04 17:40), is still there`);
+    // The full grade may be of another target than this partial one: the page says which.
+    const ofOther = renderHtmlReport(partial, { fullGrade: { file: ".grade/report.html", href: "../report.html", writtenAt: new Date(2026, 11, 4, 17, 40), target: "subs/s1" } });
+    expect(ofOther).toContain(`The last full grade's page (a grade of subs/s1), <a href="../report.html">`);
     expect(renderHtmlReport(partial, { fullGrade: null })).toContain("No full grade's page is there yet");
     // A page written elsewhere (--html) does not know where the full grade's page is, and says nothing of it.
     expect(renderHtmlReport(partial)).not.toMatch(/full grade's page/);

@@ -74,7 +74,7 @@ describe("the reports a grade leaves in .grade/", () => {
     expect(partialReport.partial?.only).toEqual(["phase1.crash-safety"]);
     const partialPage = read("partial/report.html").toString("utf8");
     expect(partialPage).toContain("Partial grade of");
-    expect(partialPage).toMatch(/The last full grade's page, <a href="\.\.\/report\.html">\.grade\/report\.html<\/a> \(written \d{4}-\d\d-\d\d \d\d:\d\d\), is still there/);
+    expect(partialPage).toMatch(/The last full grade's page \(a grade of [^)]+\), <a href="\.\.\/report\.html">\.grade\/report\.html<\/a> \(written \d{4}-\d\d-\d\d \d\d:\d\d\), is still there/);
 
     // The case the full grade printed a replay for: it still fails, and .grade/ is as it was.
     const replay = crashSafety.replay!.split(" ");

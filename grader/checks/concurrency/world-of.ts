@@ -109,7 +109,7 @@ export function concurrencyStory(setup: Setup, exec: Execution, tried: string, p
   const what = {
     load: `${problem.afterStep ? `after step ${problem.afterStep}` : "before any of them"}, ${problem.text}. A reader must only ever see a whole state.`,
     writer: `${problem.afterStep ? `after step ${problem.afterStep}, ` : ""}${problem.text}. ${writerRule}`,
-    final: `once every writer had returned, ${problem.text}. The last state saved must be the one that stays.`,
+    final: `once every writer had returned, ${problem.text}. The checkpoint must then hold a state one of them saved.`,
     endless: `${problem.text}.`,
   }[problem.kind];
   const story = `${setup.states.length} writers, each a process of its own, saved checkpoint.json at the same time (${writers}; ${before}), while a reader loaded it after every file-system call they made.${order}${what}`;

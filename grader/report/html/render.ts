@@ -17,11 +17,12 @@ function hashSource(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-/** The last full grade's page, which a partial grade's page names: where it is (`href` from this page) and when it was written. */
+/** The last full grade's page, which a partial grade's page names: where it is (`href` from this page), when it was written, and the target it graded. */
 export interface FullGradePage {
   file: string;
   href: string;
   writtenAt: Date;
+  target?: string;
 }
 
 /** The score at the top: core points and bonus, or the partial grade's line and where the last full grade's page is. */
@@ -35,7 +36,8 @@ function totals(report: Report, fullGrade: FullGradePage | null | undefined): st
 function fullGradeNote(fullGrade: FullGradePage | null | undefined): string {
   if (fullGrade === undefined) return "";
   if (fullGrade === null) return `<p class="note">No full grade's page is there yet: <code>npm run grade</code> writes one to <code>.grade/report.html</code>.</p>`;
-  return `<p class="note">The last full grade's page, <a href="${esc(fullGrade.href)}">${esc(fullGrade.file)}</a> (written ${esc(localTime(fullGrade.writtenAt))}), is still there: a grade with <code>--only</code> writes its own page here, beside it.</p>`;
+  const of = fullGrade.target === undefined ? "" : ` (a grade of ${esc(fullGrade.target || "starter")})`;
+  return `<p class="note">The last full grade's page${of}, <a href="${esc(fullGrade.href)}">${esc(fullGrade.file)}</a> (written ${esc(localTime(fullGrade.writtenAt))}), is still there: a grade with <code>--only</code> writes its own page here, beside it.</p>`;
 }
 
 /** "2026-12-04 17:40", in this machine's time zone. */

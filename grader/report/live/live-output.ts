@@ -67,11 +67,12 @@ export class LiveOutput implements CheckEvents {
     if (this.ended) return;
     if (!this.stream.isTTY) {
       const rows = this.progress.decidedRows();
-      for (; this.written < rows.length; this.written++) this.stream.write(`${plainLine(rows[this.written]!, outputWidth(this.stream))}\n`);
+      for (; this.written < rows.length; this.written++) this.stream.write(`${plainLine(rows[this.written]!)}\n`);
       return;
     }
     // Cut to the terminal's own columns: a line that wrapped would leave its second half behind.
-    const width = Math.min(outputWidth(this.stream), this.stream.columns ?? 80);
+    // A terminal that gives no columns (0, as some pseudo-terminals do) is laid out as a pipe is.
+    const width = this.stream.columns ? Math.min(outputWidth(this.stream), this.stream.columns) : outputWidth(this.stream);
     const lines = liveLines(this.progress, { ...this.opts, width });
     const left = Math.max(0, this.drawn - lines.length);
     this.stream.write(up(this.drawn) + lines.map((l) => `${CLEAR_LINE}${l}\n`).join("") + blank(left));

@@ -44,10 +44,11 @@ export function runningLine(progress: GradeProgress): string {
   return parts.join(" · ");
 }
 
-/** A row known, on one plain line for a log: "Phase 1: atomic checkpoint · 35/35 · 8.3 s". */
-export function plainLine(row: DecidedRow, width: number): string {
+/** A row known, on one plain line for a log: "Phase 1: atomic checkpoint · 35/35 · at 8.3 s". */
+export function plainLine(row: DecidedRow): string {
   const score = `${row.points}/${row.maxPoints}${row.kind === "bonus" ? " (bonus)" : ""}`;
-  const when = row.cached ? "from the cache" : `${(row.atMs / 1000).toFixed(1)}\u00a0s`;
-  const tail = ` · ${score} · ${when}`;
-  return `${cut(row.title, Math.max(10, width - stringWidth(tail)))}${tail}`;
+  // The time since the grade began, not the deliverable's own: deliverables overlap.
+  const when = row.cached ? "from the cache" : `at ${(row.atMs / 1000).toFixed(1)}\u00a0s`;
+  // Whole: a pipe or a log has no width to cut a title to.
+  return `${row.title} · ${score} · ${when}`;
 }
