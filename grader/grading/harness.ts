@@ -99,6 +99,8 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
   const clock = FairClock.start();
   const wallCapMs = checkWallCapMs(config.rubric.limits);
   const late = (ctx: CheckContext, why: "deadline" | "machine"): Verdict => {
+    // Whether a call had met its own limit before the check ran out of time: then the calls were not merely slow.
+    const callMetLimit = ctx.limitHit;
     ctx.limitHit = true;
     const wall = formatMinutes(clock.wallMs());
     if (why === "machine") {
@@ -107,7 +109,9 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     const busy = clock.wallMs() > 1.25 * clock.fairMs() ? ` (it ran for ${wall}; only the time the busy machine had a processor for it counts)` : "";
     return ctx.failed(
       `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take${busy}. ` +
-        `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`,
+        (callMetLimit
+          ? `A call into your code did not return within its limit of ${formatSeconds(callMs)}, which costs that time at each try: is there a loop that never ends?`
+          : `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`),
     );
   };
   const verdict = await (async (): Promise<Verdict> => {
