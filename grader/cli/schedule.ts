@@ -15,44 +15,45 @@ import type { Rubric, RubricDeliverable } from "../rubric.js";
 /**
  * `files` (one per deliverable of `deliverables`, in the same order) in the order they are to
  * start: each after the deliverables it builds on or requires a check of (when graded too), and
- * otherwise by `rank`, then the manifest's order.
+ * otherwise core first, then bonus ones that require another's check, then the rest, each in the
+ * manifest's order.
  */
 export function runOrder(rubric: Rubric, deliverables: RubricDeliverable[], files: string[]): string[] {
-  const left = deliverables.map((deliverable, i) => ({ deliverable, file: files[i]!, index: i }));
   const graded = new Set(deliverables.map((d) => d.id));
+  // In the manifest's order, so that the first of equal rank is the manifest's first.
+  const left = deliverables.map((d, i) => {
+    const required = requiredOwners(rubric, d);
+    const rank = d.kind === "core" ? 0 : required.length > 0 ? 1 : 2;
+    return { file: files[i]!, id: d.id, rank, after: [...new Set([...(d.buildsOn ?? []), ...required])].filter((id) => graded.has(id)) };
+  });
+  const started = new Set<string>();
   const out: string[] = [];
   while (left.length > 0) {
-    const started = new Set(deliverables.filter((d) => !left.some((e) => e.deliverable === d)).map((d) => d.id));
-    const ready = left.filter((e) => dependsOn(rubric, e.deliverable).every((id) => started.has(id) || !graded.has(id)));
+    const ready = left.filter((e) => e.after.every((id) => started.has(id)));
     // A cycle cannot happen (the manifest's loader refuses one); were it there, the rest in order.
-    const pool = ready.length > 0 ? ready : left;
-    const next = pool.reduce((best, e) => (rank(e.deliverable) < rank(best.deliverable) || (rank(e.deliverable) === rank(best.deliverable) && e.index < best.index) ? e : best));
+    const next = (ready.length > 0 ? ready : left).reduce((best, e) => (e.rank < best.rank ? e : best));
     left.splice(left.indexOf(next), 1);
+    started.add(next.id);
     out.push(next.file);
   }
   return out;
 }
 
-/** The deliverables `d` builds on or requires a check of. */
-function dependsOn(rubric: Rubric, d: RubricDeliverable): string[] {
+/** The other deliverables `d` requires a check of. */
+function requiredOwners(rubric: Rubric, d: RubricDeliverable): string[] {
   const owners = d.checks.flatMap((c) => c.requires ?? []).map((r) => rubric.deliverables.find((o) => o.checks.some((c) => c.id === r))?.id);
-  return [...new Set([...(d.buildsOn ?? []), ...owners.filter((id): id is string => id !== undefined && id !== d.id)])];
-}
-
-/** Core 0; bonus that waits on another deliverable's check 1; the rest 2. */
-function rank(d: RubricDeliverable): number {
-  return d.kind === "core" ? 0 : d.checks.some((c) => (c.requires ?? []).some((r) => !d.checks.some((own) => own.id === r))) ? 1 : 2;
+  return owners.filter((id): id is string => id !== undefined && id !== d.id);
 }
 
 /** A vitest sequencer that starts a run's files in the order `runOrder` gave them, not vitest's own (largest or slowest first). */
 export function inGivenOrder(files: string[]): new () => TestSequencer {
-  const rank = (spec: TestSpecification) => files.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+  const position = (spec: TestSpecification) => files.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
   return class {
     shard(specs: TestSpecification[]) {
       return specs;
     }
     sort(specs: TestSpecification[]) {
-      return [...specs].sort((a, b) => rank(a) - rank(b));
+      return [...specs].sort((a, b) => position(a) - position(b));
     }
   };
 }

@@ -201,8 +201,8 @@ async function graderDigests(deliverables: string[], memoFile?: string): Promise
     } else shared.update(`${rel}\0`).update(fs.readFileSync(abs)).update("\0");
   };
   // Most files are compiled into every deliverable's checks: each is read once a grade.
-  const contents = new Map<string, string>();
-  const digestOf = (rel: string) => contents.get(rel) ?? contents.set(rel, createHash("sha256").update(fs.readFileSync(path.resolve(REPO_ROOT, rel))).digest("hex")).get(rel)!;
+  const fileDigests = new Map<string, string>();
+  const digestOf = (rel: string) => fileDigests.get(rel) ?? fileDigests.set(rel, createHash("sha256").update(fs.readFileSync(path.resolve(REPO_ROOT, rel))).digest("hex")).get(rel)!;
   for (const input of GRADER_INPUTS) walk(input);
   for (const input of inputsOf("host")) shared.update(`${input}\0${digestOf(input)}\0`);
   const common = shared.digest("hex");

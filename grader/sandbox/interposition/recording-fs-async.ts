@@ -187,13 +187,18 @@ export class RecordedFileHandle {
   }
 
   /** Writes all of `data` from the current position, as Node's FileHandle.writeFile does: it never reads `flush`, so it makes no fsync. */
-  writeFile(data: unknown, options?: unknown, name = "FileHandle.writeFile"): Promise<void> {
-    const { flush: _, ...rest } = options && typeof options === "object" ? (options as { flush?: unknown }) : { encoding: options ?? undefined };
-    return this.promised(name, () => this.calls.writeFileSync!(this.descriptor, data, rest));
+  writeFile(data: unknown, options?: unknown): Promise<void> {
+    return this.writeAll("FileHandle.writeFile", data, options);
   }
 
   appendFile(data: unknown, options?: unknown): Promise<void> {
-    return this.writeFile(data, options, "FileHandle.appendFile");
+    return this.writeAll("FileHandle.appendFile", data, options);
+  }
+
+  /** writeFile and appendFile, told as `name`: a target's third argument never reaches the name. */
+  private writeAll(name: string, data: unknown, options: unknown): Promise<void> {
+    const { flush: _, ...rest } = options && typeof options === "object" ? (options as { flush?: unknown }) : { encoding: options ?? undefined };
+    return this.promised(name, () => this.calls.writeFileSync!(this.descriptor, data, rest));
   }
 
   truncate(length = 0): Promise<void> {

@@ -113,6 +113,11 @@ export function prose(output: string): string {
   return output.replace(/ \\\n\s*/g, " ").replace(/\s+/g, " ").trim();
 }
 
+/** Every check's message in `report`, each as `prose` reads it, one a line: what a fixture's `says` is looked for in. */
+export function allStories(report: Report): string {
+  return report.deliverables.flatMap((d) => d.checks).map((c) => prose(c.message ?? "")).join("\n");
+}
+
 /** The ids of checks that did not pass, sorted. */
 export function notPassed(report: Report): string[] {
   return report.deliverables.flatMap((d) => d.checks.filter((c) => c.status !== "passed").map((c) => c.id)).sort();
