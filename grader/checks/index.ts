@@ -1,6 +1,6 @@
 // Every deliverable the grader's code defines, by id: what the manifest (grader/rubric.json) is
-// checked against, and what the tests and tools list. Each is graded through its own vitest entry,
-// grader/checks/<id>.grade.ts.
+// checked against, and what the tests and tools list. Each is graded through a vitest entry made
+// from its id (cli/deliverable-entry.ts).
 import type { DeliverableDefinition } from "../grading/harness.js";
 import { concurrency } from "./concurrency/index.js";
 import { diskFaults } from "./disk-faults/index.js";

@@ -1,4 +1,5 @@
-// Compiles the checks of the deliverables a grade runs (grader/checks/<id>.grade.ts) into one
+// Compiles the checks of the deliverables a grade runs (grader/checks/<id>/, through the entry
+// deliverable-entry.ts makes for each) into one
 // JavaScript file each, in .grade/ beside the compiled command line: vitest's workers then load one
 // file per deliverable instead of transforming the grader's TypeScript files one import at a time.
 // The file vitest is given (<id>.grade.mjs) only imports the compiled checks (<id>.checks.mjs),
@@ -10,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
 import { GRADER_BUILD } from "./grader-build.mjs";
+import { deliverableEntries, deliverableEntry } from "./deliverable-entry.js";
 
 /** The compiled checks, which vitest's workers import as Node does, without transforming them. */
 export const CHECKS_BUNDLE = /\/\.grade\/[^/]+\.checks\.mjs$/;
@@ -22,7 +24,8 @@ export async function compileChecks(ids: string[]): Promise<string[]> {
   const own = path.join(out, `checks-${process.pid}`);
   try {
     await build({
-      entryPoints: Object.fromEntries(ids.map((id) => [`${id}.checks`, path.join(REPO_ROOT, "grader/checks", `${id}.grade.ts`)])),
+      entryPoints: Object.fromEntries(ids.map((id) => [`${id}.checks`, deliverableEntry(id)])),
+      plugins: [deliverableEntries],
       outdir: own,
       outExtension: { ".js": ".mjs" },
       ...GRADER_BUILD,

@@ -18,6 +18,7 @@ import type { CheckMeta } from "../contract/verdict.js";
 import type { MeasurementMeta } from "../contract/measurement.js";
 import { REPO_ROOT } from "../paths.js";
 import { GRADER_BUILD } from "./grader-build.mjs";
+import { deliverableEntries, deliverableEntry, isMadeEntry } from "./deliverable-entry.js";
 import { deliverableModules, rubricDeliverable, type Rubric } from "../rubric.js";
 import { buildName, standInsCompiled, stillTrue, tracesLeft, union, type Trace } from "../target/trace.js";
 
@@ -30,7 +31,7 @@ export const MAX_ENTRIES = 64;
  * compiled from (graderDigests): the stand-ins compiled into a target, the lab, the packages'
  * versions, and how a grade compiles its checks and keeps their verdicts.
  */
-const GRADER_INPUTS = ["grader/stand-ins", "lab", "package-lock.json", "grader/cli/grade.ts", "grader/cli/compile-checks.ts", "grader/cli/grader-build.mjs", "grader/cli/verdict-cache.ts"];
+const GRADER_INPUTS = ["grader/stand-ins", "lab", "package-lock.json", "grader/cli/grade.ts", "grader/cli/compile-checks.ts", "grader/cli/grader-build.mjs", "grader/cli/verdict-cache.ts", "grader/cli/deliverable-entry.ts"];
 /**
  * The variable that names a cache folder of its own: the grader's tests grade through a cache
  * there with CI set. --no-cache, which every grade that counts is run with, still turns it off.
@@ -185,7 +186,7 @@ export async function verdictKeys(config: GradeConfig, deliverables: string[], {
 
 /**
  * A digest of the grader's code each deliverable's verdicts depend on: every file its checks
- * (grader/checks/<id>.grade.ts) and the sandbox host (grader/sandbox/runtime/main.ts) are compiled
+ * (deliverable-entry.ts's entry for each) and the sandbox host (grader/sandbox/runtime/main.ts) are compiled
  * from, as esbuild reads them, and GRADER_INPUTS; by path and content. The rest of the grader (the
  * reports, the command line's other files, its tests) changes no verdict.
  */
@@ -237,9 +238,9 @@ async function graderInputs(names: string[], memoFile?: string): Promise<Record<
   } catch {
     // None kept, or not for these: found again.
   }
-  const entry = (name: string) => path.join(REPO_ROOT, name === "host" ? "grader/sandbox/runtime/main.ts" : `grader/checks/${name}.grade.ts`);
-  const built = await build({ ...GRADER_BUILD, entryPoints: Object.fromEntries(names.map((n) => [n, entry(n)])), outdir: path.join(REPO_ROOT, ".grade", "digest"), write: false, metafile: true, logLevel: "silent" });
-  const inputs = Object.fromEntries(names.map((n) => [n, Object.keys(Object.entries(built.metafile.outputs).find(([out]) => path.basename(out, path.extname(out)) === n)?.[1].inputs ?? {}).sort()]));
+  const entry = (name: string) => (name === "host" ? path.join(REPO_ROOT, "grader/sandbox/runtime/main.ts") : deliverableEntry(name));
+  const built = await build({ ...GRADER_BUILD, plugins: [deliverableEntries], entryPoints: Object.fromEntries(names.map((n) => [n, entry(n)])), outdir: path.join(REPO_ROOT, ".grade", "digest"), write: false, metafile: true, logLevel: "silent" });
+  const inputs = Object.fromEntries(names.map((n) => [n, Object.keys(Object.entries(built.metafile.outputs).find(([out]) => path.basename(out, path.extname(out)) === n)?.[1].inputs ?? {}).filter((input) => !isMadeEntry(input)).sort()]));
   if (memoFile) {
     const stats = Object.fromEntries([...new Set(Object.values(inputs).flat())].map((rel) => [rel, stat(rel)]));
     try {

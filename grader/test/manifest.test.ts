@@ -3,7 +3,10 @@
 // are written from it. Runs in seconds.
 import fs from "node:fs";
 import path from "node:path";
+import { build } from "esbuild";
 import { describe, expect, test } from "vitest";
+import { deliverableEntries, deliverableEntry } from "../cli/deliverable-entry.js";
+import { GRADER_BUILD } from "../cli/grader-build.mjs";
 import { DEFINED_IDS } from "../checks/ids.js";
 import { DELIVERABLES } from "../checks/index.js";
 import { REPO_ROOT } from "../paths.js";
@@ -34,11 +37,23 @@ describe("the manifest and the grader's code", () => {
     expect(() => assertChecksMatchManifest(rubric, "phase1", ids.slice(1))).toThrow(new RegExp(`lists the check ${ids[0]!.replace(".", "\\.")}, which the grader does not define`));
   });
 
-  test("each deliverable's entry, checks folder, student file, reference file and fixtures folder exist under the names the manifest implies", () => {
+  test("each deliverable's checks folder, student file, reference file and fixtures folder exist under the names the manifest implies", () => {
     for (const d of rubric.deliverables) {
-      const wanted = [`grader/checks/${d.id}.grade.ts`, `grader/checks/${d.id}/index.ts`, `starter/${d.file}`, `solution/${d.file}`, `grader/fixtures/${d.id}`];
+      const wanted = [`grader/checks/${d.id}/index.ts`, `starter/${d.file}`, `solution/${d.file}`, `grader/fixtures/${d.id}`];
       expect(wanted.filter((f) => !exists(f)), d.id).toEqual([]);
     }
+  });
+
+  test("each deliverable's made entry compiles from its checks folder, whose index.ts exports the definition with the manifest's id", async () => {
+    for (const d of rubric.deliverables) {
+      const exported = Object.values(await import(/* @vite-ignore */ path.join(REPO_ROOT, "grader/checks", d.id, "index.ts"))) as { id?: string }[];
+      expect(exported.filter((e) => e?.id === d.id), d.id).toHaveLength(1);
+    }
+    const built = await build({ ...GRADER_BUILD, plugins: [deliverableEntries], entryPoints: { phase2: deliverableEntry("phase2") }, write: false, outdir: "out", metafile: true, logLevel: "silent" });
+    const inputs = Object.keys(built.metafile.inputs);
+    expect(inputs).toContain("grader/checks/phase2/index.ts");
+    expect(inputs).toContain("grader/grading/harness.ts");
+    await expect(build({ ...GRADER_BUILD, plugins: [deliverableEntries], entryPoints: { nothing: deliverableEntry("no-such-deliverable") }, write: false, outdir: "out", logLevel: "silent" })).rejects.toThrow(/no-such-deliverable\/index\.js/);
   });
 
   test("a deliverable compiles its own file and the files of the deliverables it builds on, in the manifest's order", () => {
