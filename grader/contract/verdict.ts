@@ -11,6 +11,35 @@ export interface Verdict {
   replay?: string;
   /** What the failure looked like, drawn with its story (contract/picture.ts). */
   picture?: Picture;
+  /** What the failure came down to, as data: what the report compares, never the story. */
+  cause?: Cause;
+}
+
+/**
+ * What a failure came down to, as data. The report compares causes, not stories: whether a
+ * blocked check's own failure is the one it waits on, whether a deliverable's file could not be
+ * graded at all, whether a deliverable was not started.
+ */
+export interface Cause {
+  /** The deliverable's files could not be compiled (or its own file is missing): no check of it ran. */
+  wholeFile?: true;
+  /** The failure is the check's own run with no crash, the run the check it waits on judges. */
+  crashFreeRun?: true;
+  /** The errors the target's code threw, or printed as it exited, that the story tells, in order. */
+  errors?: TargetError[];
+}
+
+/** An error of the target's code, as the code gave it (a session's, as it printed it, its pid and paths hidden). */
+export interface TargetError {
+  /** The error's name ("TypeError"), or how a process ended ("exit code 1", "process.exit"). */
+  name: string;
+  code?: string;
+  message: string;
+}
+
+/** Whether two errors are one: the same name, code and message. */
+export function sameError(a: TargetError, b: TargetError): boolean {
+  return a.name === b.name && a.code === b.code && a.message === b.message;
 }
 
 /** What a check test stores in `task.meta.check`. */

@@ -4,6 +4,7 @@
 import { stateDigest } from "../../lab/canonical.js";
 import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
 import { showState, type JsonState } from "./states.js";
+import { toldError } from "./told-errors.js";
 
 /** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */
 export const CHECKPOINT = { $path: "work/checkpoint.json" };
@@ -50,8 +51,10 @@ export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): st
   return `\n${name} returned before the file-system calls it started had run (fs.promises, callbacks or a stream it did not wait for): they ran after it returned, so a load right after it did not see them.`;
 }
 
-/** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
+/** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". The error it tells goes with the verdict (told-errors.ts). */
 export function describeResult(name: string, r: CallResult): string {
+  if (r.status === "threw" || r.status === "import-failed") toldError({ name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message });
+  if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
   switch (r.status) {
     case "returned":
       return `${name} returned ${r.value.preview}`;

@@ -7,7 +7,7 @@ import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox
 import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
-import type { Verdict } from "../contract/verdict.js";
+import type { Cause, TargetError, Verdict } from "../contract/verdict.js";
 import type { Picture } from "../contract/picture.js";
 
 let sandboxCount = 0;
@@ -103,6 +103,7 @@ export class CheckContext {
   /** A new case of a property begins: each sandbox counts its traces and process ids from the case's start (see Sandbox.beginCase). */
   beginCase(): void {
     this.picture = undefined;
+    this.told.length = 0;
     for (const box of this.sandboxes) box.beginCase();
   }
 
@@ -134,10 +135,20 @@ export class CheckContext {
     this.picture = picture;
   }
 
-  /** A failure with its story, the command that replays it, and the picture drawn with the story, if any. */
-  failed(message: string, fastCheckPath?: string): Verdict {
+  /** The target's errors the stories of this case told so far (told-errors.ts records them while the check runs); a new case forgets them. */
+  readonly told: TargetError[] = [];
+
+  /** A failure with its story, the command that replays it, the picture drawn with the story, if any, and the errors the story told. */
+  failed(message: string, fastCheckPath?: string, cause: Cause = {}): Verdict {
     const picture = this.picture?.();
-    return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(picture ? { picture } : {}) };
+    const errors = this.told.length > 0 ? { errors: [...this.told] } : {};
+    const told = { ...cause, ...errors };
+    return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(picture ? { picture } : {}), ...(Object.keys(told).length > 0 ? { cause: told } : {}) };
+  }
+
+  /** A failure in the check's own run with no crash: the run the check it waits on judges (its story is not told twice). */
+  failedWithoutCrash(message: string): Verdict {
+    return this.failed(message, undefined, { crashFreeRun: true });
   }
 
   passed(note?: string): Verdict {

@@ -10,6 +10,7 @@ import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
+import { recordingToldErrors } from "./told-errors.js";
 import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
 import { tellCrashStates } from "../contract/crash-count.js";
@@ -92,7 +93,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * starts, where the caller counts its crash states while it runs.
  */
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>, contexts: CheckContext[]): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
-  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem), crashStates: 0, replayed: false, limitHit: false };
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true }), crashStates: 0, replayed: false, limitHit: false };
   const { checkMs, callMs } = config.rubric.limits;
   // The deadline counts the time the machine could give the check, not the time it waited for a
   // processor behind other work; past the wall-time cap, the machine never gave it enough.
@@ -186,7 +187,7 @@ function formatMinutes(ms: number): string {
 /** Runs one check in one variant; a sandbox that died or hung is the target's failure. */
 async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdict> {
   try {
-    return await check.run(ctx);
+    return await recordingToldErrors(ctx.told, () => check.run(ctx));
   } catch (error) {
     if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error));
     if (error instanceof ReplayDoesNotFit) return { status: "error", message: error.message };

@@ -5,12 +5,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
 import type { Rubric } from "../rubric.js";
+import type { Cause } from "../contract/verdict.js";
 
 /** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
 interface GradedDeliverable {
   id: string;
   status: string;
-  checks: { id: string; status: string; message?: string }[];
+  checks: { id: string; status: string; cause?: Cause }[];
 }
 
 /** What the starter's error says: "not implemented yet: runTask (starter/runner.ts)". */
@@ -23,9 +24,14 @@ export interface NotStarted {
   all: boolean;
 }
 
-/** The functions a message says still throw the starter's error, as "name (file.ts)", in order, once each. */
-export function notImplementedIn(message: string): string[] {
-  return [...new Set([...message.matchAll(NOT_IMPLEMENTED)].map((m) => `${m[1]} (${path.basename(m[2]!)})`))];
+/** The functions whose starter error `text` holds (the target's error, or the starter's source), as "name (file.ts)", in order, once each. */
+export function notImplementedIn(text: string): string[] {
+  return [...new Set([...text.matchAll(NOT_IMPLEMENTED)].map((m) => `${m[1]} (${path.basename(m[2]!)})`))];
+}
+
+/** The functions a failure's cause names as still throwing the starter's error: what the target's code threw or printed. */
+export function notImplementedBy(cause: Cause | undefined): string[] {
+  return notImplementedIn((cause?.errors ?? []).map((e) => e.message).join("\n"));
 }
 
 /** The functions the starter's `file` leaves to write ("name (file.ts)"); [] when there is no starter copy of it. */
@@ -54,7 +60,7 @@ export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric
       const functions = new Set<string>();
       // A check that waits on one failing for the same reason: in a deliverable found already, or of its own that names such a function.
       const check = (id: string) => d.checks.find((c) => c.id === id);
-      const named = (id: string) => notImplementedIn(check(id)?.message ?? "").length > 0;
+      const named = (id: string) => notImplementedBy(check(id)?.cause).length > 0;
       // A check of its own may itself wait on one that names it (crash-schedules on crash-safety, on round-trip).
       const waitsOnNotStarted = (id: string, seen: Set<string> = new Set([id])): boolean =>
         (requires.get(id) ?? []).some((r) => {
@@ -63,7 +69,7 @@ export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric
           return named(r) || (check(r)?.status === "blocked" && waitsOnNotStarted(r, seen.add(r)));
         });
       const sameCause = d.checks.every((c) => {
-        const named = notImplementedIn(c.message ?? "");
+        const named = notImplementedBy(c.cause);
         named.forEach((f) => functions.add(f));
         return named.length > 0 || (c.status === "blocked" && waitsOnNotStarted(c.id));
       });

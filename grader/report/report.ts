@@ -1,13 +1,13 @@
 // The grade report: per deliverable and per check, points and the story of each lost point.
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
 import { deliverablePoints, type Rubric } from "../rubric.js";
-import type { CheckMeta } from "../contract/verdict.js";
+import { sameError, type Cause, type CheckMeta, type Verdict } from "../contract/verdict.js";
 import type { GradedWith } from "./graded-with.js";
 import type { MeasurementMeta, MeasurementReport } from "../contract/measurement.js";
 import { notStartedDeliverables, type NotStarted } from "./not-started.js";
 import type { Picture } from "../contract/picture.js";
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export type CheckReportStatus = "passed" | "failed" | "blocked" | "error";
 
@@ -28,6 +28,8 @@ export interface CheckReport {
   waitsOn?: string[];
   /** For a blocked check: it also failed on its own, with a cause other than theirs (its message tells both). */
   alsoFails?: boolean;
+  /** What the failure its message tells came down to (schema 6): on a failed check, and on a blocked one that also fails. */
+  cause?: Cause;
 }
 
 export interface DeliverableReport {
@@ -105,7 +107,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
       if (unmet.length > 0 && status !== "error") {
         // A safety check is not scored until the check it builds on passes: writing nothing is never "crash-safe".
         // Its own failure is told only when it is not the requirement's told again.
-        const alsoFails = status === "failed" && !!meta.message && !unmet.some((r) => sameCause(meta.message!, byId.get(r)?.message));
+        const alsoFails = status === "failed" && !!meta.message && !unmet.some((r) => sameCause(meta, byId.get(r)));
         message = `Scored only once ${waitWords(unmet)}${alsoFails ? `\nIt also fails on its own:\n${meta.message}` : ""}`;
         // A check that only waits has nothing of its own to replay until the other passes.
         if (!alsoFails) {
@@ -116,7 +118,9 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
         waiting = { waitsOn: unmet, ...(alsoFails ? { alsoFails } : {}) };
       }
       const points = status === "passed" ? c.points : 0;
-      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs, ...waiting });
+      // The cause goes with the failure the message tells: none for a check that only waits.
+      const cause = meta.cause && (status === "failed" || waiting.alsoFails) ? { cause: meta.cause } : {};
+      checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs, ...waiting, ...cause });
     }
     if (checks.length === 0) continue;
     const sum = (f: (c: CheckReport) => number) => checks.reduce((n, c) => n + f(c), 0);
@@ -152,19 +156,15 @@ export function waitWords(unmet: string[]): string {
 }
 
 /**
- * Whether a blocked check's own failure (`own`) has the cause its requirement's failure
- * (`required`) has: the same error thrown or printed on exit, or the same words after its lead-in
- * ("A run with no crash failed first: runTask threw ...").
+ * Whether a blocked check's own failure has the cause of its requirement's failure: neither file
+ * could be compiled, its own failure is in the run with no crash that the requirement judges, or
+ * the two tell one error of the target's (the same thrown or printed on exit).
  */
-export function sameCause(own: string, required: string | undefined): boolean {
-  if (!required) return false;
-  // A story with no lead-in to look past ("session.ts is missing from x/"), word for word.
-  if (own === required) return true;
-  // The error itself, without the punctuation that closes the sentence around it.
-  const thrown = /(?:threw|exited with code \d+:) ([^;\n]{12,})/.exec(own)?.[1]?.replace(/[).]+$/, "");
-  if (thrown && required.includes(thrown)) return true;
-  const cause = own.slice(own.indexOf(": ") + 2, own.indexOf(": ") + 62);
-  return own.includes(": ") && cause.length >= 20 && required.includes(cause);
+export function sameCause(own: Pick<Verdict, "cause">, required: Pick<Verdict, "status" | "cause"> | undefined): boolean {
+  if (required?.status !== "failed" || !own.cause) return false;
+  if (own.cause.crashFreeRun) return true;
+  if (own.cause.wholeFile && required.cause?.wholeFile) return true;
+  return (own.cause.errors ?? []).some((e) => (required.cause?.errors ?? []).some((r) => sameError(e, r)));
 }
 
 /** Whether a failure of a deliverable that was started has a picture: then the HTML page has a crash to see that the terminal only sketches. */

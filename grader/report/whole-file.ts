@@ -43,23 +43,21 @@ export function restoreCommand(story: string): { said: string; command?: string 
   return at < 0 ? { said: story } : { said: story.slice(0, at + RESTORE.length - 1), command: story.slice(at + RESTORE.length) };
 }
 
-/** A whole-file story, recognized: "<folder>/<file> does not compile: ..." or "... is missing...". */
-const WHOLE_FILE = /^\S+\.[cm]?[jt]s (does not compile: |is missing(: | from ))/;
-
 /** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
 interface GradedDeliverable {
-  checks: Pick<CheckReport, "status" | "message" | "waitsOn" | "alsoFails">[];
+  checks: Pick<CheckReport, "status" | "message" | "waitsOn" | "alsoFails" | "cause">[];
 }
 
 /**
  * The one sentence that tells why none of a deliverable's checks could run, when every check
- * that ran failed with the same whole-file story (and every other waits on one): undefined otherwise.
+ * that ran failed because its files could not be compiled, with the same story (and every other
+ * waits on one): undefined otherwise.
  */
 export function wholeFileFailure(d: GradedDeliverable): string | undefined {
   const failed = d.checks.filter((c) => c.status !== "blocked");
   const story = failed[0]?.message;
-  if (!story || !WHOLE_FILE.test(story)) return undefined;
-  return failed.every((c) => c.status === "failed" && c.message === story) ? story : undefined;
+  if (!story || !failed[0]!.cause?.wholeFile) return undefined;
+  return failed.every((c) => c.status === "failed" && c.cause?.wholeFile && c.message === story) ? story : undefined;
 }
 
 /**

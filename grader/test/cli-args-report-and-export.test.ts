@@ -57,7 +57,7 @@ ${usageLines([
     // A saved report unlike the rubric's (its ids and points are its own).
     const rubric = loadRubric();
     report = {
-      schemaVersion: 5, target: "t", seed: 5, score: 3, maxScore: 4, bonus: 0, maxBonus: 2,
+      schemaVersion: 6, target: "t", seed: 5, score: 3, maxScore: 4, bonus: 0, maxBonus: 2,
       deliverables: [
         { id: "phase1", title: "P1", kind: "core", status: "graded", points: 3, maxPoints: 3, checks: [{ id: "phase1.x", title: "x", status: "passed", points: 3, maxPoints: 3, crashStates: 1 }] },
         { id: "phase2", title: "P2", kind: "core", status: "graded", points: 0, maxPoints: 1, checks: [{ id: "phase2.y", title: "y", status: "failed", points: 0, maxPoints: 1, message: "lost", replay: "npm run grade -- --only phase2.y", crashStates: 0 }] },

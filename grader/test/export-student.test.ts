@@ -89,7 +89,7 @@ describe("the student template", () => {
     expect(graded.stderr).toBe("");
     expect(graded.exitCode).toBe(1);
     const report = JSON.parse(fs.readFileSync(path.join(template, "report.json"), "utf8")) as Report;
-    expect(report).toMatchObject({ schemaVersion: 5, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
+    expect(report).toMatchObject({ schemaVersion: 6, target: "starter", score: 0, maxScore: 100, bonus: 0, maxBonus: 50 });
     // The template has no git of its own: what graded it is the commit BUILD.json records.
     expect(report.gradedWith).toEqual({ node: process.version, ...readBuildFile(template) });
     const checks = report.deliverables.flatMap((d) => d.checks);

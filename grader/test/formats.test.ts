@@ -21,7 +21,7 @@ const check = (id: string, status: CheckReport["status"], points: number, maxPoi
 });
 
 const REPORT: Report = {
-  schemaVersion: 5, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
+  schemaVersion: 6, target: "somewhere", seed: 1, score: 12, maxScore: 30, bonus: 4, maxBonus: 10,
   deliverables: [
     { id: "phase1", title: "Phase 1", kind: "core", status: "graded", points: 12, maxPoints: 20, checks: [
       check("phase1.a", "passed", 12, 12),
@@ -144,12 +144,20 @@ describe("report formats", () => {
     expect(text).not.toContain("phase2.a");
   });
 
-  test("a blocked check's own failure is left out when it is its requirement's told again, and kept when it is another", () => {
-    const required = 'runTask ran the 10-step task once, with no crash: runTask threw TypeError: cannot read "step" of undefined (at runTask (runner.ts:12:3)); expected it to return';
-    expect(sameCause('A run with no crash failed first: runTask threw TypeError: cannot read "step" of undefined (at runTask (runner.ts:12:3)).', required)).toBe(true);
-    expect(sameCause("Process 1 ran runTask: runTask threw Error: disk full (at save (runner.ts:40:9)).", required)).toBe(false);
-    expect(sameCause("session 1: `session` exited with code 1: Error: not implemented yet: session (starter/session.ts).", "Ran 3 sessions: `session --max-steps 4` exited with code 1: Error: not implemented yet: session (starter/session.ts).")).toBe(true);
-    expect(sameCause("Run 2 lost step 4: the record holds steps 1 to 3, then 5.", undefined)).toBe(false);
+  test("a blocked check's own failure is left out when its cause is its requirement's (an error both tell, or its run with no crash), and kept when it is another; the words are never compared", () => {
+    const typeError = { name: "TypeError", message: 'cannot read "step" of undefined' };
+    const required = { status: "failed" as const, cause: { errors: [typeError] } };
+    expect(sameCause({ cause: { errors: [{ name: "Error", message: "disk full" }, typeError] } }, required)).toBe(true);
+    expect(sameCause({ cause: { errors: [{ name: "Error", message: "disk full" }] } }, required)).toBe(false);
+    expect(sameCause({ cause: { errors: [{ ...typeError, code: "ERR_X" }] } }, required)).toBe(false);
+    const session = { name: "exit code 1", message: "Error: not implemented yet: session (starter/session.ts)" };
+    expect(sameCause({ cause: { errors: [session] } }, { status: "failed", cause: { errors: [session] } })).toBe(true);
+    // A failure of the check's own run with no crash is the one its requirement judges, even with no error told.
+    expect(sameCause({ cause: { crashFreeRun: true } }, { status: "failed" })).toBe(true);
+    // Only a requirement that failed has a failure to share: not one the grader could not run, nor none.
+    expect(sameCause({ cause: { crashFreeRun: true } }, { status: "error" })).toBe(false);
+    expect(sameCause({ cause: { errors: [typeError] } }, undefined)).toBe(false);
+    expect(sameCause({}, required)).toBe(false);
   });
 
   test("a story told word for word under an earlier check is referenced, not repeated; its replay is still given", () => {

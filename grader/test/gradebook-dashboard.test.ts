@@ -29,7 +29,7 @@ function deliverable(id: string, kind: "core" | "bonus", checks: CheckReport[]):
 /** A report of these deliverables, its totals theirs. */
 function report(deliverables: DeliverableReport[]): Report {
   const sum = (kind: string, f: (d: DeliverableReport) => number) => deliverables.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
-  return { schemaVersion: 5, target: "x", seed: 7, score: sum("core", (d) => d.points), maxScore: sum("core", (d) => d.maxPoints), bonus: sum("bonus", (d) => d.points), maxBonus: sum("bonus", (d) => d.maxPoints), deliverables, stats: { crashStates: 0, durationMs: 1 } };
+  return { schemaVersion: 6, target: "x", seed: 7, score: sum("core", (d) => d.points), maxScore: sum("core", (d) => d.maxPoints), bonus: sum("bonus", (d) => d.points), maxBonus: sum("bonus", (d) => d.maxPoints), deliverables, stats: { crashStates: 0, durationMs: 1 } };
 }
 
 const NULL_STORY = (n: number) => `Wrote ${n}, then {}, loading after each write.\nloadCheckpoint returned null; expected the second state written {}`;

@@ -20,7 +20,7 @@ const COMMAND = "npm run grade -- --target ../some/where/else --only phase2.cras
 const widest = (lines: string[]) => Math.max(...lines.map((l) => stringWidth(l)));
 
 const REPORT: Report = {
-  schemaVersion: 5, target: "t", seed: 1, score: 0, maxScore: 12, bonus: 0, maxBonus: 0, stats: { crashStates: 1, durationMs: 1 },
+  schemaVersion: 6, target: "t", seed: 1, score: 0, maxScore: 12, bonus: 0, maxBonus: 0, stats: { crashStates: 1, durationMs: 1 },
   deliverables: [{ id: "concurrency", title: LONG_TITLE, kind: "bonus", status: "graded", points: 0, maxPoints: 12, checks: [
     { id: "concurrency.x", title: "a check whose title is far longer than any terminal line leaves room for, as titles may be", status: "failed", points: 0, maxPoints: 12, message: `${STORY}\nsecond line`, replay: COMMAND, crashStates: 1 },
   ] }],

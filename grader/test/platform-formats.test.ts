@@ -24,7 +24,7 @@ function deliverable(id: string, kind: "core" | "bonus", checks: CheckReport[]):
 
 function report(deliverables: DeliverableReport[]): Report {
   const total = (kind: string, f: (d: DeliverableReport) => number) => deliverables.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
-  return { schemaVersion: 5, target: "starter", seed: 1, score: total("core", (d) => d.points), maxScore: total("core", (d) => d.maxPoints), bonus: total("bonus", (d) => d.points), maxBonus: total("bonus", (d) => d.maxPoints), deliverables, stats: { crashStates: 0, durationMs: 1500 } };
+  return { schemaVersion: 6, target: "starter", seed: 1, score: total("core", (d) => d.points), maxScore: total("core", (d) => d.maxPoints), bonus: total("bonus", (d) => d.points), maxBonus: total("bonus", (d) => d.maxPoints), deliverables, stats: { crashStates: 0, durationMs: 1500 } };
 }
 
 const mixed = report([

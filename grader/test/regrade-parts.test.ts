@@ -107,7 +107,7 @@ describe("the roster", () => {
 /** A small report of this grader's shape: `phase1` graded with `points`, graded with --only phase1. */
 function reportOf(points: number): Report {
   return {
-    schemaVersion: 5, target: "starter", seed: 1, score: points, maxScore: 35, bonus: 0, maxBonus: 0,
+    schemaVersion: 6, target: "starter", seed: 1, score: points, maxScore: 35, bonus: 0, maxBonus: 0,
     deliverables: [{ id: "phase1", title: "Phase 1", kind: "core", status: "graded", points, maxPoints: 35, checks: [{ id: "phase1.round-trip", title: "x", status: points === 35 ? "passed" : "failed", points, maxPoints: 35, crashStates: 0 }] }],
     stats: { crashStates: 0, durationMs: 1 },
     partial: { only: ["phase1"], maxScore: 100, maxBonus: 50 },

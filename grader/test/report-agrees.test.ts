@@ -22,7 +22,7 @@ const deliverable = (id: string, kind: "core" | "bonus", checks: CheckReport[], 
 function reportOf(deliverables: DeliverableReport[], partial?: Report["partial"]): Report {
   const sum = (kind: string, f: (d: DeliverableReport) => number) => deliverables.filter((d) => d.kind === kind).reduce((n, d) => n + f(d), 0);
   return {
-    schemaVersion: 5, target: "starter", seed: 1, deliverables,
+    schemaVersion: 6, target: "starter", seed: 1, deliverables,
     score: sum("core", (d) => d.points), maxScore: sum("core", (d) => d.maxPoints), bonus: sum("bonus", (d) => d.points), maxBonus: sum("bonus", (d) => d.maxPoints),
     stats: { crashStates: deliverables.reduce((n, d) => n + (d.crashStates ?? 0), 0), durationMs: 3100 },
     ...(partial ? { partial } : {}),

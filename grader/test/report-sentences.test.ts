@@ -5,7 +5,7 @@
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
-import type { CheckMeta } from "../contract/verdict.js";
+import type { Cause, CheckMeta } from "../contract/verdict.js";
 import { buildReport, type Report } from "../report/report.js";
 import { runsLines } from "../report/picture-lines-runs.js";
 import type { RunsPicture } from "../contract/picture-runs.js";
@@ -21,8 +21,8 @@ import { renderScoreboard } from "../report/terminal.js";
 const RUBRIC = loadRubric();
 
 /** A verdict of `id` (a phase1 check). */
-function meta(id: string, status: CheckMeta["status"], message?: string, replay?: string): CheckMeta {
-  return { id, deliverable: "phase1", status, ...(message ? { message } : {}), ...(replay ? { replay } : {}), crashStates: 1, durationMs: 1, span: [0, 1] } as CheckMeta;
+function meta(id: string, status: CheckMeta["status"], message?: string, replay?: string, cause?: Cause): CheckMeta {
+  return { id, deliverable: "phase1", status, ...(message ? { message } : {}), ...(replay ? { replay } : {}), ...(cause ? { cause } : {}), crashStates: 1, durationMs: 1, span: [0, 1] } as CheckMeta;
 }
 
 function phase1(metas: CheckMeta[]): Report {
@@ -31,10 +31,11 @@ function phase1(metas: CheckMeta[]): Report {
 
 describe("a check that waits on another", () => {
   const THREW = "loadCheckpoint threw Error: reading checkpoints is not written yet; expected the state just written null";
+  const THREW_CAUSE: Cause = { errors: [{ name: "Error", message: "reading checkpoints is not written yet" }] };
   const replay = (id: string) => `npm run grade -- --only ${id} --seed 1 --replay 3:0:1:0:2:1:3:2`;
 
   test("has no replay when its own failure is the one it waits on (nothing to replay until that passes)", () => {
-    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip")), meta("phase1.crash-safety", "failed", `On restart, ${THREW}`, replay("phase1.crash-safety"))]);
+    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip"), THREW_CAUSE), meta("phase1.crash-safety", "failed", `On restart, ${THREW}`, replay("phase1.crash-safety"), THREW_CAUSE)]);
     const checks = report.deliverables[0]!.checks;
     expect(checks.find((c) => c.id === "phase1.round-trip")!.replay).toBe(replay("phase1.round-trip"));
     const blocked = checks.find((c) => c.id === "phase1.crash-safety")!;
@@ -44,9 +45,10 @@ describe("a check that waits on another", () => {
   });
 
   test("keeps its replay when it also fails on its own, the story that replay shows", () => {
-    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip")), meta("phase1.crash-safety", "failed", "On restart, loadCheckpoint returned {}; expected the old state", replay("phase1.crash-safety"))]);
+    const report = phase1([meta("phase1.round-trip", "failed", THREW, replay("phase1.round-trip"), THREW_CAUSE), meta("phase1.crash-safety", "failed", "On restart, loadCheckpoint returned {}; expected the old state", replay("phase1.crash-safety"))]);
     const blocked = report.deliverables[0]!.checks.find((c) => c.id === "phase1.crash-safety")!;
     expect(blocked.message).toContain("It also fails on its own:");
+    expect(blocked.alsoFails).toBe(true);
     expect(blocked.replay).toBe(replay("phase1.crash-safety"));
   });
 });
@@ -130,7 +132,7 @@ describe("a deliverable whose every check waits on the same failed check", () =>
   const WAIT = "Scored only once phase1.crash-safety passes; fix that first.";
   const blocked = (id: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: WAIT, crashStates: 0, waitsOn: ["phase1.crash-safety"] });
   const report = (checks: Report["deliverables"][number]["checks"]): Report => ({
-    schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: 0, bonus: 0, maxBonus: 15,
+    schemaVersion: 6, target: "starter", seed: 1, score: 0, maxScore: 0, bonus: 0, maxBonus: 15,
     deliverables: [{ id: "power-loss", title: "Beyond the handout: durable across a power cut", kind: "bonus", status: "graded", points: 0, maxPoints: 15, checks, crashStates: 0, durationMs: 0 }],
     stats: { crashStates: 0, durationMs: 1000 },
   });

@@ -98,7 +98,7 @@ describe("the gradebook's appended columns", () => {
     const phase1 = rubric.deliverables.find((d) => d.id === "phase1")!;
     const cs = phase1.checks.map((c) => ({ id: c.id, title: c.title, status: c.id === "phase1.round-trip" ? ("passed" as const) : ("failed" as const), points: c.id === "phase1.round-trip" ? c.points : 0, maxPoints: c.points, crashStates: 0 }));
     const points = cs.reduce((n, c) => n + c.points, 0);
-    return { schemaVersion: 5, target: "starter", seed: 1, score: points, maxScore: 35, bonus: 0, maxBonus: 0, deliverables: [{ id: "phase1", title: phase1.title, kind: "core", status: "graded", points, maxPoints: 35, checks: cs }], stats: { crashStates: 0, durationMs: 1 } };
+    return { schemaVersion: 6, target: "starter", seed: 1, score: points, maxScore: 35, bonus: 0, maxBonus: 0, deliverables: [{ id: "phase1", title: phase1.title, kind: "core", status: "graded", points, maxPoints: 35, checks: cs }], stats: { crashStates: 0, durationMs: 1 } };
   };
   const rows: Row[] = [{ submission: "lab-a", report: report(), modified: [], reportPath: "grades-reports/lab-a.json", studentId: "00123" }, row("lab-b", "no starter/ folder and no checkpoint.ts")];
 
@@ -115,7 +115,7 @@ describe("the gradebook's appended columns", () => {
 });
 
 describe("the gradebook for Canvas", () => {
-  const graded = (submission: string, score: number, studentId?: string): Row => ({ submission, report: { schemaVersion: 5, target: "starter", seed: 1, score, maxScore: 100, bonus: 0, maxBonus: 50, deliverables: [], stats: { crashStates: 0, durationMs: 1 } }, modified: [], ...(studentId ? { studentId } : {}) });
+  const graded = (submission: string, score: number, studentId?: string): Row => ({ submission, report: { schemaVersion: 6, target: "starter", seed: 1, score, maxScore: 100, bonus: 0, maxBonus: 50, deliverables: [], stats: { crashStates: 0, durationMs: 1 } }, modified: [], ...(studentId ? { studentId } : {}) });
   const rows = [graded("lab-a", 85, "00123"), graded("lab-b", 100), { ...row("lab-c", "the grade did not finish within 9 min and was stopped"), studentId: "00789" }, graded("lab-d", 0, "00456")];
 
   test("starts with the columns Canvas's import takes as the student's, in its order (Student, ID, SIS User ID, SIS Login ID, Section), then the core score under the assignment, with a Points Possible row", () => {

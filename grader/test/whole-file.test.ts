@@ -36,7 +36,7 @@ describe("the story of a file that cannot be graded", () => {
 function reportOf(checks: Report["deliverables"][number]["checks"]): Report {
   const points = checks.reduce((n, c) => n + c.maxPoints, 0);
   return {
-    schemaVersion: 5, target: "starter", seed: 1, score: 0, maxScore: points, bonus: 0, maxBonus: 0,
+    schemaVersion: 6, target: "starter", seed: 1, score: 0, maxScore: points, bonus: 0, maxBonus: 0,
     deliverables: [{ id: "phase3", title: "Phase 3: three sessions", kind: "core", status: "graded", points: 0, maxPoints: points, checks, crashStates: 0, durationMs: 0 }],
     stats: { crashStates: 0, durationMs: 1000 },
   };
@@ -44,10 +44,12 @@ function reportOf(checks: Report["deliverables"][number]["checks"]): Report {
 
 const STORY = `starter/session.ts ${COMPILE}`;
 const failed = (id: string, message: string) => ({ id, title: `title of ${id}`, status: "failed" as const, points: 0, maxPoints: 5, message, replay: `npm run grade -- --only ${id} --seed 1`, crashStates: 0 });
+/** A check that failed because its deliverable's files could not be compiled: its cause says so. */
+const wholeFailed = (id: string, message: string) => ({ ...failed(id, message), cause: { wholeFile: true as const } });
 const blocked = (id: string, on: string) => ({ id, title: `title of ${id}`, status: "blocked" as const, points: 0, maxPoints: 5, message: `Scored only once ${on} passes; fix that first.`, crashStates: 0 });
 
 describe("a deliverable whose file cannot be graded", () => {
-  const whole = reportOf([failed("phase3.a", STORY), failed("phase3.b", STORY), blocked("phase3.c", "phase3.a")]);
+  const whole = reportOf([wholeFailed("phase3.a", STORY), wholeFailed("phase3.b", STORY), blocked("phase3.c", "phase3.a")]);
 
   test("is one line on the scoreboard at 80 columns, the story told once, with no check's own story or command", () => {
     const text = renderScoreboard(whole, { color: false, seconds: 1, width: 80 });
@@ -69,7 +71,7 @@ describe("a deliverable whose file cannot be graded", () => {
 
   test("a file missing from starter/: the command that restores it on a line of its own at 80 columns, to paste whole", () => {
     const story = "starter/session.ts is missing: restore it with git checkout -- starter/session.ts";
-    const text = renderScoreboard(reportOf([failed("phase3.a", story), blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
+    const text = renderScoreboard(reportOf([wholeFailed("phase3.a", story), blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
     expect(text.split("\n").slice(3, 5)).toEqual(["  ✗ starter/session.ts is missing: restore it with", "    git checkout -- starter/session.ts"]);
   });
 
@@ -89,16 +91,20 @@ describe("a deliverable whose file cannot be graded", () => {
     ]);
   });
 
-  test("is not found when one check failed otherwise, or the story is a check's own", () => {
-    expect(wholeFileFailure(reportOf([failed("phase3.a", STORY), failed("phase3.b", "Ran 3 sessions: step 1 ran twice.")]).deliverables[0]!)).toBeUndefined();
+  test("is found from the checks' causes, not their words: not when one check failed otherwise, nor for a check's own story that reads like one", () => {
+    expect(wholeFileFailure(reportOf([wholeFailed("phase3.a", STORY), failed("phase3.b", "Ran 3 sessions: step 1 ran twice.")]).deliverables[0]!)).toBeUndefined();
     expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts printed nothing")]).deliverables[0]!)).toBeUndefined();
-    expect(wholeFileFailure(reportOf([failed("phase3.a", "session.ts is missing from work/mine/")]).deliverables[0]!)).toBe("session.ts is missing from work/mine/");
+    expect(wholeFileFailure(reportOf([failed("phase3.a", STORY), failed("phase3.b", STORY)]).deliverables[0]!)).toBeUndefined();
+    expect(wholeFileFailure(reportOf([wholeFailed("phase3.a", "session.ts is missing from work/mine/")]).deliverables[0]!)).toBe("session.ts is missing from work/mine/");
+    // Reworded, it is still found: the cause is what is read.
+    expect(wholeFileFailure(reportOf([wholeFailed("phase3.a", "No session.ts in work/mine/"), wholeFailed("phase3.b", "No session.ts in work/mine/")]).deliverables[0]!)).toBe("No session.ts in work/mine/");
   });
 
-  test("a blocked check's own failure with the same whole-file story is not told again", () => {
-    expect(sameCause("session.ts is missing from work/mine/", "session.ts is missing from work/mine/")).toBe(true);
-    expect(sameCause(STORY, STORY)).toBe(true);
-    expect(sameCause("starter/session.ts is missing: restore it with git checkout -- starter/session.ts", "starter/session.ts is missing: restore it with git checkout -- starter/session.ts")).toBe(true);
+  test("a blocked check's own failure whose files could not be compiled is its requirement's, whatever either story says", () => {
+    const whole = { status: "failed" as const, cause: { wholeFile: true as const } };
+    expect(sameCause(whole, whole)).toBe(true);
+    expect(sameCause(whole, { status: "failed", cause: { errors: [{ name: "TypeError", message: "x" }] } })).toBe(false);
+    expect(sameCause(whole, { status: "error", cause: { wholeFile: true } })).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/messages/process.js";
 import { deathCause } from "../../sandbox/supervisor/limits.js";
+import { toldError } from "../../grading/told-errors.js";
 import { makeScenarioFolder, notFinished, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
 import { scrubPaths } from "../../sandbox/messages/paths.js";
 import type { Done, GradedTask } from "../phase2/ledger.js";
@@ -85,6 +86,7 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
     const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
     if (death) return `\`${o.command}\` ${death}`;
     const said = lastErrorLine(o.show(o.stderr));
+    toldError({ name: `exit code ${o.exitCode}`, message: said });
     return `\`${o.command}\` exited with code ${o.exitCode}${said ? `: ${clip(said)}` : ""}`;
   }
   const line = lastLine(o.stdout);

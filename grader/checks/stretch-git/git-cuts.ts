@@ -17,7 +17,7 @@ import { GIT_SETUP } from "./git-setup.js";
 export async function recoverFromGitCuts(ctx: CheckContext, cutsOf: (run: RecordedRun) => Cut[]): Promise<Verdict> {
   const box = ctx.sandbox();
   const run = await recordRun(box, [], undefined, GIT_SETUP);
-  if (typeof run === "string") return ctx.failed(`A run of runTask (git-checkpoint.ts) with no crash failed first: ${run}.`);
+  if (typeof run === "string") return ctx.failedWithoutCrash(`A run of runTask (git-checkpoint.ts) with no crash failed first: ${run}.`);
   const cuts = cutsOf(run);
   if (cuts.length === 0) return ctx.failed("A run of runTask (git-checkpoint.ts) with no crash made no git command that writes objects or the index: every step must be committed.");
   const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, cuts, GIT_SETUP, (picture) => ctx.draw(picture));
