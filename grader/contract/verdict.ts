@@ -27,6 +27,14 @@ export interface Cause {
   crashFreeRun?: true;
   /** The errors the target's code threw, or printed as it exited, that the story tells, in order. */
   errors?: TargetError[];
+  /**
+   * What went wrong, in words the same for every submission with this bug, made from what the
+   * story was made from ("loadCheckpoint threw SyntaxError", "a step ran twice with no crash
+   * between its side effect and its checkpoint"): what the class dashboard groups failures by.
+   */
+  outcome?: string;
+  /** For a check the grader could not run: the first line of the grader's own error. */
+  graderError?: string;
 }
 
 /** An error of the target's code, as the code gave it (a session's, as it printed it, its pid and paths hidden). */

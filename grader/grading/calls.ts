@@ -4,7 +4,8 @@
 import { stateDigest } from "../../lab/canonical.js";
 import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
 import { showState, type JsonState } from "./states.js";
-import { toldError } from "./told-errors.js";
+import { toldError, toldOutcome } from "./told.js";
+import { unfinished, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
 
 /** The checkpoint path every Phase 1 scenario uses, inside the scenario's folder. */
 export const CHECKPOINT = { $path: "work/checkpoint.json" };
@@ -51,10 +52,15 @@ export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): st
   return `\n${name} returned before the file-system calls it started had run (fs.promises, callbacks or a stream it did not wait for): they ran after it returned, so a load right after it did not see them.`;
 }
 
-/** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". The error it tells goes with the verdict (told-errors.ts). */
-export function describeResult(name: string, r: CallResult): string {
+/**
+ * What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet".
+ * `name` is the call as the story shows it ("atomicCheckpoint(path, {...})"); `call`, the function
+ * (`name` when it is only that). The error and the outcome it tells go with the verdict (told.ts).
+ */
+export function describeResult(name: string, r: CallResult, { call = name }: { call?: string } = {}): string {
   if (r.status === "threw" || r.status === "import-failed") toldError({ name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message });
   if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
+  toldOutcome(outcomeOf(call, r));
   switch (r.status) {
     case "returned":
       return `${name} returned ${r.value.preview}`;
@@ -71,8 +77,64 @@ export function describeResult(name: string, r: CallResult): string {
     case "timed-out":
       if (r.skippedAfter) return `${name} was never called: before it, ${r.skippedAfter} (${hangHint(r.skippedAfter)})`;
       if (r.importing) return `${fileOf(name)} did not finish loading: ${r.detail} (is there a loop at its top level?)`;
-      return `${name} ${r.detail} (${hangHint(name)})`;
+      return `${name} ${r.detail} (${hangHint(call)})`;
   }
+}
+
+/** What kept a real process from finishing `calls` (process-client.ts's words: "the process did not finish within 20 s ..."), or null; its outcome told (told.ts). */
+export function unfinishedProcess(p: ProcessOutcome, calls?: string): string | null {
+  const words = unfinished(p, calls);
+  if (words !== null) toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true });
+  return words;
+}
+
+/** A call's outcome where a story says what was expected instead: the outcome the failure comes down to (told.ts). */
+export function toldUnexpected(call: string, r: CallResult): void {
+  toldOutcome(outcomeOf(call, r), { judged: true });
+}
+
+/**
+ * What a call's outcome comes down to, the same for every submission with that bug, from the
+ * outcome itself: "loadCheckpoint threw SyntaxError", "atomicCheckpoint threw Error (EEXIST)",
+ * "loadCheckpoint returned null", "runTask returned {…}".
+ */
+function outcomeOf(call: string, r: CallResult): string {
+  switch (r.status) {
+    case "returned":
+      return `${call} returned ${shapeOf(r.value)}`;
+    case "threw":
+      return r.error.notImplemented ? `${call} is not implemented yet` : `${call} threw ${errorKind(r.error)}`;
+    case "exited":
+      return `${call} ended the process`;
+    case "missing":
+      return `${call} is missing from ${fileOf(call)}`;
+    case "import-failed":
+      return `${fileOf(call)} threw ${errorKind(r.error)} while loading`;
+    case "timed-out":
+      if (r.skippedAfter) return `${call} was never called: a call before it did not return`;
+      return r.importing ? `${fileOf(call)} did not finish loading` : `${call} did not return within its time limit`;
+  }
+}
+
+/** Errors whose message depends on the data (a JSON position, a property name): known by their name alone. */
+const BUILT_IN_ERRORS = new Set(["SyntaxError", "TypeError", "RangeError", "ReferenceError", "EvalError", "URIError", "AggregateError"]);
+
+/** An error as two submissions with one bug share it: its name and code, a built-in error by its name, another by its message too (its numbers as #). */
+function errorKind(e: { name: string; code?: string; message: string }): string {
+  if (e.code) return `${e.name} (${e.code})`;
+  return BUILT_IN_ERRORS.has(e.name) || !e.message ? e.name : `${e.name}: ${e.message.replace(/\d+/g, "#")}`;
+}
+
+/** What a returned value was, not what it held (the data fast-check chose): null, undefined, {}, {…}, [], […], "…", # or a boolean. */
+function shapeOf(v: { isNull: boolean; digest: string | null; preview: string }): string {
+  if (v.isNull) return "null";
+  if (v.digest === null) return "undefined";
+  const start = v.preview.trimStart();
+  if (start === "{}" || start === "[]") return start;
+  if (start.startsWith("{")) return "{…}";
+  if (start.startsWith("[")) return "[…]";
+  if (start.startsWith('"')) return '"…"';
+  return start === "true" || start === "false" ? start : "#";
 }
 
 /** For JSON.parse's "at position N": that N counts characters, where the grader's stories count bytes. */
@@ -95,15 +157,17 @@ function hangHint(call: string): string {
 
 /** Null when a write returned normally; otherwise what went wrong. */
 export function checkWrite(r: CallResult, state: JsonState): string | null {
-  return r.status === "returned" ? null : describeResult(`atomicCheckpoint(path, ${showState(state, 60)})`, r);
+  return r.status === "returned" ? null : describeResult(`atomicCheckpoint(path, ${showState(state, 60)})`, r, { call: "atomicCheckpoint" });
 }
 
-/** Null when a load returned one of the `allowed` states; otherwise what it did instead, and what was expected. */
-export function checkLoad(r: CallResult, allowed: Expected[]): string | null {
+/** Null when a load returned one of the `allowed` states; otherwise what it did instead, and what was expected. `name`: the load as the story names it. */
+export function checkLoad(r: CallResult, allowed: Expected[], { name = "loadCheckpoint" }: { name?: string } = {}): string | null {
   if (r.status === "returned" && allowed.some((a) => r.value.digest === digestOf(a.state))) return null;
   if (allowed.some((a) => a.orAsAbsent && sameOutcome(r, a.orAsAbsent))) return null;
   const expected = allowed.map((a) => `${a.label ? `${a.label} ` : ""}${showState(a.state, 80)}`).join(" or ");
-  return `${describeResult("loadCheckpoint", r)}; expected ${expected}`;
+  const story = `${describeResult(name, r, { call: "loadCheckpoint" })}; expected ${expected}`;
+  toldUnexpected("loadCheckpoint", r);
+  return story;
 }
 
 /** Whether two calls ended the same way: the same value returned, or the same error thrown. */

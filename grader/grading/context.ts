@@ -7,7 +7,8 @@ import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox
 import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
-import type { Cause, TargetError, Verdict } from "../contract/verdict.js";
+import type { Cause, Verdict } from "../contract/verdict.js";
+import { forget, judgedOutcome, nothingTold, type Told } from "./told.js";
 import type { Picture } from "../contract/picture.js";
 
 let sandboxCount = 0;
@@ -75,7 +76,7 @@ export class CheckContext {
 
   /** Runs the target in a real process of its own, under the limits; killed if the check is abandoned. */
   async process(req: Omit<ProcessRequest, "limits" | "signal">): Promise<ProcessOutcome> {
-    if (this.abandon.signal.aborted) throw new SandboxFailure("died", "was stopped: the check ran out of time");
+    if (this.abandon.signal.aborted) throw new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time");
     // Processes over one folder are one user's (a session leaves files the next one rewrites).
     let folder = this.folderUsers.get(req.root);
     if (!folder) this.folderUsers.set(req.root, (folder = { lease: UserLease.of(this.config.identity), running: 0 }));
@@ -103,7 +104,7 @@ export class CheckContext {
   /** A new case of a property begins: each sandbox counts its traces and process ids from the case's start (see Sandbox.beginCase). */
   beginCase(): void {
     this.picture = undefined;
-    this.told.length = 0;
+    forget(this.told);
     for (const box of this.sandboxes) box.beginCase();
   }
 
@@ -135,14 +136,14 @@ export class CheckContext {
     this.picture = picture;
   }
 
-  /** The target's errors the stories of this case told so far (told-errors.ts records them while the check runs); a new case forgets them. */
-  readonly told: TargetError[] = [];
+  /** What the stories of this case told so far (told.ts records it while the check runs); a new case forgets it. */
+  readonly told: Told = nothingTold();
 
   /** A failure with its story, the command that replays it, the picture drawn with the story, if any, and the errors the story told. */
   failed(message: string, fastCheckPath?: string, cause: Cause = {}): Verdict {
     const picture = this.picture?.();
-    const errors = this.told.length > 0 ? { errors: [...this.told] } : {};
-    const told = { ...cause, ...errors };
+    const outcome = judgedOutcome(this.told);
+    const told: Cause = { ...(this.told.errors.length > 0 ? { errors: [...this.told.errors] } : {}), ...(outcome ? { outcome } : {}), ...cause };
     return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(picture ? { picture } : {}), ...(Object.keys(told).length > 0 ? { cause: told } : {}) };
   }
 

@@ -10,7 +10,7 @@ import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { FairClock, withinDeadline } from "./fair-clock.js";
 import { ReplayDoesNotFit, sandboxStory } from "./property.js";
-import { recordingToldErrors } from "./told-errors.js";
+import { recordingTold } from "./told.js";
 import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
 import { tellCrashStates } from "../contract/crash-count.js";
@@ -93,7 +93,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * starts, where the caller counts its crash states while it runs.
  */
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>, contexts: CheckContext[]): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
-  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true }), crashStates: 0, replayed: false, limitHit: false };
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true, ...(target.problemOutcome ? { outcome: target.problemOutcome } : {}) }), crashStates: 0, replayed: false, limitHit: false };
   const { checkMs, callMs } = config.rubric.limits;
   // The deadline counts the time the machine could give the check, not the time it waited for a
   // processor behind other work; past the wall-time cap, the machine never gave it enough.
@@ -105,7 +105,7 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     ctx.limitHit = true;
     const wall = formatMinutes(clock.wallMs());
     if (why === "machine") {
-      return { status: "error", message: `the machine was too busy to finish this check: in ${wall} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a check may take. Grade again on a machine with processors to spare.` };
+      return { status: "error", cause: { outcome: "the machine was too busy to finish it" }, message: `the machine was too busy to finish this check: in ${wall} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a check may take. Grade again on a machine with processors to spare.` };
     }
     const busy = clock.wallMs() > 1.25 * clock.fairMs() ? ` (it ran for ${wall}; only the time the busy machine had a processor for it counts)` : "";
     return ctx.failed(
@@ -113,6 +113,8 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
         (callMetLimit
           ? `A call into your code did not return within its limit of ${formatSeconds(callMs)}, which costs that time at each try: is there a loop that never ends?`
           : `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`),
+      undefined,
+      { outcome: callMetLimit ? "the check ran out of time: a call met its own limit at each try" : "the check ran out of time: every call was slow" },
     );
   };
   const verdict = await (async (): Promise<Verdict> => {
@@ -187,10 +189,11 @@ function formatMinutes(ms: number): string {
 /** Runs one check in one variant; a sandbox that died or hung is the target's failure. */
 async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdict> {
   try {
-    return await recordingToldErrors(ctx.told, () => check.run(ctx));
+    return await recordingTold(ctx.told, () => check.run(ctx));
   } catch (error) {
     if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error));
-    if (error instanceof ReplayDoesNotFit) return { status: "error", message: error.message };
-    return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}` };
+    if (error instanceof ReplayDoesNotFit) return { status: "error", message: error.message, cause: { outcome: "the replay path leads to no case of it" } };
+    const first = String((error as Error)?.message ?? error).split("\n")[0]!;
+    return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}`, cause: { outcome: `the grader could not run it: ${first.replace(/\d+/g, "#")}`, graderError: first } };
   }
 }

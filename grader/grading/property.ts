@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import type { CheckContext } from "./context.js";
+import { toldOutcome } from "./told.js";
 
 export interface Counterexample<T> {
   value: T;
@@ -71,8 +72,9 @@ class GraderBug extends Error {
   }
 }
 
-/** A sandbox failure as a story: "The process running your code ran out of memory ...". */
+/** A sandbox failure as a story: "The process running your code ran out of memory ..."; its outcome told (told.ts). */
 export function sandboxStory(error: SandboxFailure): string {
+  toldOutcome(`the process running your code ${error.outcome}`, { judged: true });
   const text = `The process running your code ${error.message}`;
   return /[.?!)]$/.test(text) ? text : `${text}.`;
 }

@@ -28,7 +28,7 @@ export interface CheckReport {
   waitsOn?: string[];
   /** For a blocked check: it also failed on its own, with a cause other than theirs (its message tells both). */
   alsoFails?: boolean;
-  /** What the failure its message tells came down to (schema 6): on a failed check, and on a blocked one that also fails. */
+  /** What the failure its message tells came down to (schema 6): on a failed check, a blocked one that also fails, and one the grader could not run. */
   cause?: Cause;
 }
 
@@ -118,8 +118,8 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
         waiting = { waitsOn: unmet, ...(alsoFails ? { alsoFails } : {}) };
       }
       const points = status === "passed" ? c.points : 0;
-      // The cause goes with the failure the message tells: none for a check that only waits.
-      const cause = meta.cause && (status === "failed" || waiting.alsoFails) ? { cause: meta.cause } : {};
+      // The cause goes with the failure (or error) the message tells: none for a check that only waits.
+      const cause = meta.cause && (status !== "blocked" || waiting.alsoFails) ? { cause: meta.cause } : {};
       checks.push({ id: c.id, title: c.title, status, points, maxPoints: c.points, message, replay, ...(drawn ? { picture: drawn } : {}), crashStates: meta.crashStates, durationMs: meta.durationMs, ...waiting, ...cause });
     }
     if (checks.length === 0) continue;

@@ -133,7 +133,7 @@ function crashLine(link: Link): string {
   if (inLoad) return `Process ${r.number} called loadCheckpoint and ${where}.`;
   const writing = `atomicCheckpoint(path, ${showState(r.state, 60)})`;
   if (!r.loaded) return `Process ${r.number} called ${writing} and ${where}.`;
-  const loaded = r.loaded.status === "returned" ? `loadCheckpoint, which returned ${r.loaded.value.preview},` : `loadCheckpoint (${describeResult("it", r.loaded)}),`;
+  const loaded = r.loaded.status === "returned" ? `loadCheckpoint, which returned ${r.loaded.value.preview},` : `loadCheckpoint (${describeResult("it", r.loaded, { call: "loadCheckpoint" })}),`;
   return `Process ${r.number} called ${loaded} then ${writing}, and ${where}.`;
 }
 

@@ -3,11 +3,12 @@
 // runs makes that write, as that program ends); the next one must load the old checkpoint, and
 // then be able to write and load a new one.
 import path from "node:path";
-import { checkLoad, checkWrite, load, write } from "../../grading/calls.js";
+import { checkLoad, checkWrite, load, unfinishedProcess, write } from "../../grading/calls.js";
+import { toldOutcome } from "../../grading/told.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
+import { makeScenarioFolder } from "../../sandbox/supervisor/process-client.js";
 import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 
 export const killedProcess: CheckDefinition = {
@@ -30,14 +31,15 @@ export const killedProcess: CheckDefinition = {
     const fail = (problem: string) => ctx.failed([...story, problem].join("\n"));
 
     const first = await run([write(old)]);
-    const firstProblem = unfinished(first) ?? checkWrite(first.results![0]!, old);
+    const firstProblem = unfinishedProcess(first) ?? checkWrite(first.results![0]!, old);
     if (firstProblem) return fail(`Process 1 tried to write the old checkpoint: ${firstProblem}.`);
     story.push(`Process 1 wrote the old checkpoint ${showState(old, 60)}.`);
 
     const killed = await run([write(next)], { nthWrite: 1, fraction: 0.5 });
     ctx.countCrashStates(1);
     if (killed.signal !== "SIGKILL") {
-      const how = unfinished(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
+      const how = unfinishedProcess(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
+      if (!how) toldOutcome("atomicCheckpoint wrote no bytes to be killed in", { judged: true });
       return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes, through Node's fs or a program it ran"}.`);
     }
     const torn = killed.torn;
@@ -51,18 +53,18 @@ export const killedProcess: CheckDefinition = {
     );
 
     const third = await run([load()]);
-    const loadProblem = unfinished(third) ?? checkLoad(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }]);
-    if (loadProblem) return fail(`Process 3 then ${loadProblem.replace(/^loadCheckpoint/, "called loadCheckpoint, which")}.`);
+    const loadProblem = unfinishedProcess(third) ?? checkLoad(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }], { name: "called loadCheckpoint, which" });
+    if (loadProblem) return fail(`Process 3 then ${loadProblem}.`);
     story.push("Process 3 loaded the old checkpoint.");
 
     const fourth = await run([write(after), load()]);
-    const writeProblem = unfinished(fourth) ?? checkWrite(fourth.results![0]!, after);
+    const writeProblem = unfinishedProcess(fourth) ?? checkWrite(fourth.results![0]!, after);
     if (writeProblem) return fail(`Process 4 tried to write a new checkpoint over what process 2 left: ${writeProblem}.`);
     const readBack = checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
     if (readBack) return fail(`Process 4 wrote a new checkpoint ${showState(after, 60)} over what process 2 left, then loaded it: ${readBack}.`);
 
     const fifth = await run([load()]);
-    const lastProblem = unfinished(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
+    const lastProblem = unfinishedProcess(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
     if (lastProblem) return fail(`Process 4 wrote ${showState(after)}. Process 5 then: ${lastProblem}.`);
     return ctx.passed();
   },

@@ -25,7 +25,7 @@ export const finished: CheckDefinition = {
         const budget = LATER_RUNS[run - 2];
         return `run ${run} (${budget === undefined ? "no maxSteps" : `maxSteps ${budget}`}) called ${calls.join(", ")}`;
       });
-      return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`);
+      return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`, undefined, { outcome: "runTask called runStep on a finished checkpoint" });
     }
     const problem = checkRunResult(task, results[1]!, task.steps) ?? checkRunResult(task, results[2]!, task.steps);
     return problem ? ctx.failed(`After the task was done, a new process ran runTask again on the finished checkpoint: ${problem}.`) : ctx.passed();

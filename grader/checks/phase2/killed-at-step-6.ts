@@ -4,7 +4,9 @@
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { gradedTask, judgeRecord, type Done, type GradedTask } from "./ledger.js";
-import { makeScenarioFolder, unfinished } from "../../sandbox/supervisor/process-client.js";
+import { makeScenarioFolder } from "../../sandbox/supervisor/process-client.js";
+import { unfinishedProcess } from "../../grading/calls.js";
+import { toldOutcome } from "../../grading/told.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
 
@@ -28,11 +30,11 @@ export const killedAtStep6: CheckDefinition = {
     const first = await run({ enterStep: killedAt });
     ctx.countCrashStates(1);
     if (first.signal !== "SIGKILL") {
-      const how = unfinished(first, "runTask") ?? (first.results && checkRunResult(task, first.results[0]!, task.steps));
-      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${killedAt}), but it never did${how ? `: ${how}` : ""}.`);
+      const how = unfinishedProcess(first, "runTask") ?? (first.results && checkRunResult(task, first.results[0]!, task.steps));
+      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${killedAt}), but it never did${how ? `: ${how}` : ""}.`, undefined, how ? {} : { outcome: "runTask never entered the step it was to be killed in" });
     }
     const second = await run();
-    const problem = unfinished(second, "runTask");
+    const problem = unfinishedProcess(second, "runTask");
     const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
@@ -53,6 +55,7 @@ function stepsByRun(task: GradedTask, record: Done[]): string | null {
   const second = record.filter((d) => d.run === 2).map((d) => d.step);
   const wanted = [steps(1, task.killedAtStep - 1), steps(task.killedAtStep, task.steps)];
   if (first.join() === wanted[0]!.join() && second.join() === wanted[1]!.join()) return null;
+  toldOutcome("the two processes ran other steps than the kill allows", { judged: true });
   return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
 }
 

@@ -3,6 +3,7 @@
 import { expectedDigests } from "../../../lab/task.js";
 import type { Effect, Trace } from "../../crash/model.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
+import { toldOutcome } from "../../grading/told.js";
 
 /** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
 export interface GradedTask extends LabTaskSettings {
@@ -33,6 +34,12 @@ export function doneEffects(entries: Trace["entries"], run: number): Done[] {
 }
 
 /** Names a state by its digest: "the initial state", "the state after step 5", or "a state the task never produced". */
+/** What kind of state a digest is, the same whichever step: "the initial state", "another step's state", "a state the task never produced". */
+export function stateKind(task: GradedTask, digest: string): string {
+  const k = task.expected.outputs.indexOf(digest);
+  return k === 0 ? "the initial state" : k > 0 ? "another step's state" : "a state the task never produced";
+}
+
 export function nameState(task: GradedTask, digest: string): string {
   const k = task.expected.outputs.indexOf(digest);
   return k === 0 ? "the initial state" : k > 0 ? `the state after step ${k}` : "a state the task never produced";
@@ -44,12 +51,14 @@ export function nameState(task: GradedTask, digest: string): string {
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
 export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
-  for (const d of done) if (d.step < 1 || d.step > task.steps) return `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
+  const judged = (outcome: string) => toldOutcome(outcome, { judged: true });
+  for (const d of done) if (d.step < 1 || d.step > task.steps) return judged("runStep was called with a step outside the task"), `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
   const steps = Array.from({ length: task.steps }, (_, i) => i + 1);
   const missing = steps.find((step) => !done.some((d) => d.step === step));
-  if (missing !== undefined) return `step ${missing} never ran (the record holds ${held(done)})`;
+  if (missing !== undefined) return judged("a step never ran"), `step ${missing} never ran (the record holds ${held(done)})`;
   for (const d of done) {
     if (d.input !== task.expected.inputs[d.step]) {
+      judged(`a step ran with ${stateKind(task, d.input)}`);
       return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
@@ -60,6 +69,7 @@ export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] 
       const why = allowed === 1
         ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
         : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
+      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint");
       return `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")}): ${why}`;
     }
   }

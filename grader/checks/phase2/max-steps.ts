@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
+import { toldOutcome } from "../../grading/told.js";
 import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { doneEffects, gradedTask, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
@@ -36,6 +37,7 @@ export const maxSteps: CheckDefinition = {
           const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
           if (r.status !== "returned") return fail(`in run ${i + 1}, ${checkRunResult(task, r, done + expectedRan)}`);
           if (ran.join() !== wanted.join()) {
+            toldOutcome(`a run ${budgets[i] ? "with maxSteps" : "with no maxSteps"} ran other steps than the next ones it had left`, { judged: true });
             return fail(`run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
           }
           done += expectedRan;

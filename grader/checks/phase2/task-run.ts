@@ -1,8 +1,9 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
-import { describeResult } from "../../grading/calls.js";
+import { describeResult, toldUnexpected } from "../../grading/calls.js";
+import { toldOutcome } from "../../grading/told.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
-import { nameState, type GradedTask } from "./ledger.js";
+import { nameState, stateKind, type GradedTask } from "./ledger.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
@@ -38,13 +39,16 @@ export const restart: ScenarioStep = { fresh: true };
 export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: number): string | null {
   const status = stepsDone >= task.steps ? "done" : "paused";
   const expected = `{ status: "${status}", nextStep: ${stepsDone + 1} }`;
+  if (r.status !== "returned" || !r.value.run) toldUnexpected("runTask", r);
   if (r.status !== "returned") return `${describeResult("runTask", r)}; expected it to return ${expected}`;
   const run = r.value.run;
   if (!run) return `runTask returned ${r.value.preview}; expected ${expected}`;
   if (run.status !== status || run.nextStep !== stepsDone + 1) {
+    toldOutcome(`runTask returned the wrong ${run.status !== status ? "status" : "nextStep"}`, { judged: true });
     return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
   }
   if (run.stateDigest !== task.expected.outputs[stepsDone]) {
+    toldOutcome(`runTask returned ${run.stateDigest ? stateKind(task, run.stateDigest) : "no state"} instead of the state after its last step`, { judged: true });
     return `runTask returned status "${status}" with ${run.stateDigest ? nameState(task, run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
   }
   return null;

@@ -15,7 +15,7 @@ export const afterCompletion: CheckDefinition = {
     const before = folder.entered();
     const again = await folder.run(3);
     const ran = folder.entered() - before;
-    if (ran > 0) return ctx.failed(`After the task was done, another session (\`${again.command}\`) called runStep ${ran} time${ran > 1 ? "s" : ""}; it must run nothing.`);
+    if (ran > 0) return ctx.failed(`After the task was done, another session (\`${again.command}\`) called runStep ${ran} time${ran > 1 ? "s" : ""}; it must run nothing.`, undefined, { outcome: "a session on a finished checkpoint called runStep" });
     const problem = checkSession(task, again, task.steps);
     return problem ? ctx.failed(`After the task was done, another session: ${problem}.`) : ctx.passed();
   },

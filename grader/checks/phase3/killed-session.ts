@@ -19,7 +19,7 @@ export const killedSession: CheckDefinition = {
     const whole = await probe.run();
     const problem = checkSession(task, whole, task.steps);
     if (problem) return ctx.failed(`A session with no --max-steps, run to the end without a crash: ${problem}.`);
-    if (!whole.changes) return ctx.failed("A session with no --max-steps, run to the end, made no change to the disk at all: it never wrote a checkpoint.");
+    if (!whole.changes) return ctx.failed("A session with no --max-steps, run to the end, made no change to the disk at all: it never wrote a checkpoint.", undefined, { outcome: "a session wrote no checkpoint" });
     const changes = whole.changes;
     const found = await findCounterexample(
       ctx,

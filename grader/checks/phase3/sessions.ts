@@ -6,7 +6,7 @@ import type { SideEffect } from "../../../lab/task.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { KillRule } from "../../sandbox/messages/process.js";
 import { deathCause } from "../../sandbox/supervisor/limits.js";
-import { toldError } from "../../grading/told-errors.js";
+import { toldError, toldOutcome } from "../../grading/told.js";
 import { makeScenarioFolder, notFinished, type ProcessOutcome } from "../../sandbox/supervisor/process-client.js";
 import { scrubPaths } from "../../sandbox/messages/paths.js";
 import type { Done, GradedTask } from "../phase2/ledger.js";
@@ -77,6 +77,7 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
   const status = stepsDone >= task.steps ? "done" : "paused";
   const expected = `{"status":"${status}","nextStep":${stepsDone + 1}}`;
   if (o.timedOut) {
+    toldOutcome("`session` did not finish within its time limit", { judged: true });
     const printed = statusLine(o);
     const after = printed ? `printed ${clip(printed)} but then` : "";
     return `\`${o.command}\` ${after} ${notFinished(o)}`.replace("  ", " ");
@@ -84,9 +85,10 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
   // What a session printed explains only a death: one that exited 0 may say anything.
   if (o.signal || o.exitCode !== 0) {
     const death = deathCause((o.signal ?? null) as NodeJS.Signals | null, o.stderr, o.limits);
-    if (death) return `\`${o.command}\` ${death}`;
+    if (death) return toldOutcome(`\`session\` ${death}`, { judged: true }), `\`${o.command}\` ${death}`;
     const said = lastErrorLine(o.show(o.stderr));
     toldError({ name: `exit code ${o.exitCode}`, message: said });
+    toldOutcome(`\`session\` exited with code ${o.exitCode}${said ? `: ${said.replace(/\d+/g, "#")}` : ""}`, { judged: true });
     return `\`${o.command}\` exited with code ${o.exitCode}${said ? `: ${clip(said)}` : ""}`;
   }
   const line = lastLine(o.stdout);
@@ -95,6 +97,7 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
     parsed = JSON.parse(line);
   } catch {}
   if (!parsed || typeof parsed !== "object") {
+    toldOutcome(lineCut(o) ? "`session` printed a last line longer than the output the grader keeps" : statusLine(o) ? "`session` printed a last line that is not JSON" : "`session` printed nothing", { judged: true });
     if (lineCut(o)) return `\`${o.command}\` printed a last line longer than the ${o.limits.outputKiB} KiB of output the grader keeps, so it could not be read whole; expected a last line of JSON like ${expected}`;
     const shown = statusLine(o);
     return `\`${o.command}\` ${shown ? `printed ${JSON.stringify(clip(shown))} as its last line` : "printed nothing"}; expected a last line of JSON like ${expected}`;
@@ -102,6 +105,7 @@ export function checkSession(task: GradedTask, o: Session, stepsDone: number): s
   if (parsed.status !== status || parsed.nextStep !== stepsDone + 1) {
     // What it ran, from its side effects, so that the count of steps expected is not read as a count of steps it ran.
     const ran = o.effects.filter((e) => e.phase === "done").map((e) => e.step);
+    toldOutcome(`\`session\` printed the wrong ${parsed.status !== status ? "status" : "nextStep"}`, { judged: true });
     return `\`${o.command}\` ran ${stepsWords(ran)} and printed ${clip(statusLine(o))}; expected ${expected}, with ${stepsDone === task.steps ? `all ${task.steps}` : `${stepsDone} of the task's ${task.steps}`} steps done`;
   }
   return null;

@@ -6,6 +6,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { TaskSetup } from "../phase2/task-run.js";
 import { judgeBranch } from "./branch.js";
+import { toldOutcome } from "../../grading/told.js";
 
 /** The git-backed runner's setup: the repository is the folder of the state file. */
 export const GIT_SETUP: TaskSetup = {
@@ -21,10 +22,11 @@ export const GIT_SETUP: TaskSetup = {
  */
 export function judgeHistory(git: GitHistory | undefined, stepsDone: number): string | null {
   if (!git) return "the grader could not read the repository";
-  if (git.problem) return `git found no history in the state file's folder (${git.problem})${stepsDone > 0 ? `; expected ${commitsWord(stepsDone)}` : ""}`;
+  if (git.problem) return toldOutcome("git found no history in the state file's folder", { judged: true }), `git found no history in the state file's folder (${git.problem})${stepsDone > 0 ? `; expected ${commitsWord(stepsDone)}` : ""}`;
   const wrong = judgeBranch(git.subjects, stepsDone);
   if (wrong) return wrong;
   if (git.uncommitted.length > 0) {
+    toldOutcome("the work tree differs from the last commit once runTask returned", { judged: true });
     return `once runTask returned, the work tree did not hold what the last commit holds (${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")} differ${git.uncommitted.length === 1 ? "s" : ""}): each step's state must be written before it is committed`;
   }
   return null;
@@ -54,5 +56,5 @@ export function gitUnavailable(): string | null {
 
 /** `check`, failing at once with the reason when this machine's git cannot be used. */
 export function needsGit(check: CheckDefinition): CheckDefinition {
-  return { id: check.id, run: async (ctx) => gitUnavailable() ? ctx.failed(gitUnavailable()!) : check.run(ctx) };
+  return { id: check.id, run: async (ctx) => gitUnavailable() ? ctx.failed(gitUnavailable()!, undefined, { outcome: "this machine's git cannot be used" }) : check.run(ctx) };
 }

@@ -16,6 +16,8 @@ export class SandboxFailure extends Error {
   constructor(
     readonly kind: "timeout" | "died",
     message: string,
+    /** What went wrong, the same for every submission that meets it: a failure's outcome (grading/told.ts). */
+    readonly outcome: string = kind === "timeout" ? "stopped responding" : "died",
   ) {
     super(message);
   }
@@ -166,7 +168,7 @@ export class Sandbox {
       const dog = this.child!.watch(silence, (activity) => {
         this.waiting.delete(id);
         void this.close();
-        reject(new SandboxFailure("timeout", silentStory(formatSeconds(silence), this.lastCall, activity)));
+        reject(new SandboxFailure("timeout", silentStory(formatSeconds(silence), this.lastCall, activity), activity === "running" ? "kept running outside any call's time limit" : "stopped responding"));
       }, { runningMayTakeMs: () => silenceMs({ ...limits, callMs: callLimitMs }) });
       this.waiting.set(id, {
         resolve: (reply) => (dog.stop(), resolve(reply)),
@@ -179,7 +181,7 @@ export class Sandbox {
   }
 
   private start(): Promise<void> {
-    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
+    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time"));
     if (this.ready) return this.ready;
     this.ready = this.closed.then(() => this.launch());
     return this.ready;
@@ -187,7 +189,7 @@ export class Sandbox {
 
   /** Starts the host process; resolves once it says it is ready. */
   private launch(): Promise<void> {
-    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time"));
+    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time"));
     const { limits, hostFile, config } = this.opts;
     // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
     const { work, tmpBase } = config;
@@ -206,7 +208,7 @@ export class Sandbox {
       if (this.child === child) (this.child = null), (this.ready = null);
       // The shell above the runtime ended (the target may have killed its parent): end the runtime too.
       child.endRuntime();
-      const failure = new SandboxFailure("died", hostDeath(child, code, signal, this.lastCall));
+      const failure = new SandboxFailure("died", hostDeath(child, code, signal, this.lastCall), child.deathCause(code, signal) ?? "reached the real process.exit");
       for (const waiter of this.waiting.values()) waiter.reject(failure);
       this.waiting.clear();
     });
@@ -217,7 +219,7 @@ export class Sandbox {
         stopListening();
         resolve();
       });
-      child.onExit((code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`)));
+      child.onExit((code, signal) => reject(new SandboxFailure("died", `stopped while starting (${signal ?? code})`, "stopped while starting")));
     });
   }
 }

@@ -93,10 +93,10 @@ function readReportOrNull(file: string): Report | null {
   }
 }
 
-/** "the grader could not run phase1.round-trip: <the first line of its message>". */
+/** "the grader could not run phase1.round-trip: <the first line of its error>". */
 function errorChecks(report: Report): string {
   const checks = report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "error");
-  const first = (checks[0]?.message ?? "").split("\n")[0]!.replace(/^the grader could not run this check: /, "");
+  const first = checks[0]?.cause?.graderError ?? checks[0]?.cause?.outcome;
   return `the grader could not run ${checks.map((c) => c.id).join(", ") || "every check"}${first ? `: ${first}` : ""}`;
 }
 

@@ -1,0 +1,50 @@
+// What a failure story tells, kept as data while the story is written: the target's errors it
+// tells and what went wrong, in words the same for every submission with that bug. The words for
+// a call's outcome (calls.ts), a session's exit (checks/phase3/sessions.ts) and a task record's
+// judgement (checks/phase2/ledger.ts) add what they tell to the record of the check's case being
+// told, which the verdict carries as its cause (contract/verdict.ts). A story told outside a check
+// (a tool, a test) is recorded nowhere.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { sameError, type TargetError } from "../contract/verdict.js";
+
+/** What the stories of a check's case told so far (CheckContext.told). */
+export interface Told {
+  errors: TargetError[];
+  /** What went wrong, in the order told; `judged`: told with what was expected instead. */
+  outcomes: { outcome: string; judged: boolean }[];
+}
+
+const record = new AsyncLocalStorage<Told>();
+
+/** A record with nothing told yet. */
+export function nothingTold(): Told {
+  return { errors: [], outcomes: [] };
+}
+
+/** Forgets what `told` holds (a new case begins). */
+export function forget(told: Told): void {
+  told.errors.length = 0;
+  told.outcomes.length = 0;
+}
+
+/** Runs `run` with what its stories tell added to `told` (a check's own record: CheckContext.told). */
+export function recordingTold<T>(told: Told, run: () => T): T {
+  return record.run(told, run);
+}
+
+/** Adds an error a story tells to the record of the case being told, once. */
+export function toldError(error: TargetError): void {
+  const errors = record.getStore()?.errors;
+  if (errors && !errors.some((e) => sameError(e, error))) errors.push(error);
+}
+
+/** Adds what went wrong, as a story tells it ("loadCheckpoint threw SyntaxError", "a step never ran"). */
+export function toldOutcome(outcome: string, { judged = false }: { judged?: boolean } = {}): void {
+  record.getStore()?.outcomes.push({ outcome, judged });
+}
+
+/** The outcome a failure comes down to: the last told with what was expected instead, else the last told. */
+export function judgedOutcome(told: Told): string | undefined {
+  const judged = told.outcomes.filter((o) => o.judged);
+  return (judged.at(-1) ?? told.outcomes.at(-1))?.outcome;
+}
