@@ -10,8 +10,20 @@ import { sameError, type TargetError } from "../contract/verdict.js";
 /** What the stories of a check's case told so far (CheckContext.told). */
 export interface Told {
   errors: TargetError[];
-  /** What went wrong, in the order told; `judged`: told with what was expected instead. */
-  outcomes: { outcome: string; judged: boolean }[];
+  /** What went wrong, in the order told; `judged`: told with what was expected instead; `place`: where in a task's runs. */
+  outcomes: { outcome: string; judged: boolean; place?: JudgedPlace }[];
+}
+
+/**
+ * Where in a task's runs a judgement falls, as a runs picture marks it (contract/picture-runs.ts's
+ * PictureWrong): the step, the run, the words the picture shows when not the story's first
+ * clause, and whether the step there ran on a wrong state.
+ */
+export interface JudgedPlace {
+  step?: number;
+  run?: number;
+  says?: string;
+  wrongState?: true;
 }
 
 const record = new AsyncLocalStorage<Told>();
@@ -38,13 +50,24 @@ export function toldError(error: TargetError): void {
   if (errors && !errors.some((e) => sameError(e, error))) errors.push(error);
 }
 
-/** Adds what went wrong, as a story tells it ("loadCheckpoint threw SyntaxError", "a step never ran"). */
-export function toldOutcome(outcome: string, { judged = false }: { judged?: boolean } = {}): void {
-  record.getStore()?.outcomes.push({ outcome, judged });
+/** Adds what went wrong, as a story tells it ("loadCheckpoint threw SyntaxError", "a step never ran"), and where, when it falls in a task's runs. */
+export function toldOutcome(outcome: string, { judged = false, place }: { judged?: boolean; place?: JudgedPlace } = {}): void {
+  record.getStore()?.outcomes.push({ outcome, judged, ...(place ? { place } : {}) });
 }
 
-/** The outcome a failure comes down to: the last told with what was expected instead, else the last told. */
-export function judgedOutcome(told: Told): string | undefined {
+/** What a failure comes down to: the last outcome told with what was expected instead, else the last told. */
+function failureOutcome(told: Told): Told["outcomes"][number] | undefined {
   const judged = told.outcomes.filter((o) => o.judged);
-  return (judged.at(-1) ?? told.outcomes.at(-1))?.outcome;
+  return judged.at(-1) ?? told.outcomes.at(-1);
+}
+
+/** The outcome a failure comes down to (failureOutcome's words). */
+export function judgedOutcome(told: Told): string | undefined {
+  return failureOutcome(told)?.outcome;
+}
+
+/** Where in a task's runs the judgement just told falls, in the case being told now; undefined when it names no place. */
+export function judgedPlace(): JudgedPlace | undefined {
+  const told = record.getStore();
+  return told && failureOutcome(told)?.place;
 }

@@ -52,6 +52,16 @@ describe("where a crash landed, in the task's steps", () => {
     expect(locateCrash(nothing, 1).words).toBe("before it ran any step");
     expect(locateCrash(resumed, 4).words).toBe("at the boundary after step 10");
   });
+
+  test("where the runs picture marks the kill is given with the words, the same place: the step and before, inside, in the window after or after it", () => {
+    const trace: Trace = { truncated: false, entries: [mark("call:runTask"), effect(1, "enter"), effect(1, "done"), mark("x"), effect(2, "enter")] };
+    const at = (n: number) => locateCrash(trace, n).killed;
+    expect(at(1)).toEqual({ step: 1, at: "before", words: "before step 1 started" });
+    expect(at(2)).toEqual({ step: 1, at: "in-step", words: "inside runStep(1), before its side effect" });
+    expect(at(3)).toEqual({ step: 1, at: "in-window", words: "after step 1's side effect, before its checkpoint was complete" });
+    expect(at(4)).toEqual({ step: 1, at: "after", words: "at the boundary after step 1" });
+    expect(locateCrash({ truncated: false, entries: [mark("call:runTask"), mark("return:runTask")] }, 1).killed).toEqual({ step: 0, at: "after", words: "before it ran any step" });
+  });
 });
 
 describe("paths where two states differ", () => {

@@ -1,5 +1,6 @@
 // What the Phase 2 crash checks share: a recorded crash-free run, the crash points in it, and
 // the story of a crash and the recovery after it.
+import { judgedPlace } from "../../grading/told.js";
 import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
 import { describeCut } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
@@ -101,7 +102,8 @@ export async function recoverFromEach(task: GradedTask, box: Sandbox, run: Recor
     const last = doneEffects(o.effects, 2);
     const problem = judgeRecovery(task, crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, task.steps) ?? null;
     if (problem) {
-      draw?.(() => crashRunsPicture(task, crashes, last, problem, setup.checkpoint));
+      const place = judgedPlace();
+      draw?.(() => crashRunsPicture(task, crashes, last, problem, { checkpoint: setup.checkpoint, place }));
       return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
     }
   }

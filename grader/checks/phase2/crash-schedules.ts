@@ -1,6 +1,7 @@
 // phase2.crash-schedules: one to four crashes in a row, the later ones during recovery, in runs
 // with or without a step budget, chosen by fast-check; after a last run to the end, the Phase 2
 // guarantees still hold.
+import { judgedPlace } from "../../grading/told.js";
 import fc from "fast-check";
 import type { Cut } from "../../crash/model.js";
 import type { CheckContext } from "../../grading/context.js";
@@ -42,7 +43,8 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
       const lastEffects = doneEffects(last.effects, crashes.length + 1);
       const problem = judgeRecovery(task, crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, task.steps) ?? null;
-      if (problem) ctx.draw(() => crashRunsPicture(task, crashes, lastEffects, problem, setup.checkpoint));
+      const place = judgedPlace();
+      if (problem) ctx.draw(() => crashRunsPicture(task, crashes, lastEffects, problem, { checkpoint: setup.checkpoint, place }));
       return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
     },
     { numRuns, examples: [[{ budget: task.sessions[0]!, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },

@@ -6,7 +6,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { gradedTask, judgeRecord, type Done, type GradedTask } from "./ledger.js";
 import { makeScenarioFolder } from "../../sandbox/supervisor/process-client.js";
 import { unfinishedProcess } from "../../grading/calls.js";
-import { toldOutcome } from "../../grading/told.js";
+import { judgedPlace, toldOutcome } from "../../grading/told.js";
 import { checkRunResult, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
 
@@ -43,7 +43,8 @@ export const killedAtStep6: CheckDefinition = {
     // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
     if (first.effects.some((e) => e.phase === "done")) {
       const killed = { step: killedAt, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${killedAt})` };
-      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, verdict));
+      const place = judgedPlace();
+      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, verdict, place));
     }
     return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${killedAt}). Process 2 ran runTask again: ${verdict}.`);
   },

@@ -2,8 +2,9 @@
 // state. The runner's own file operations are never counted or ordered.
 import { expectedDigests } from "../../../lab/task.js";
 import type { Effect, Trace } from "../../crash/model.js";
+import type { PictureRun } from "../../contract/picture-runs.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
-import { toldOutcome } from "../../grading/told.js";
+import { toldOutcome, type JudgedPlace } from "../../grading/told.js";
 
 /** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
 export interface GradedTask extends LabTaskSettings {
@@ -51,14 +52,14 @@ export function nameState(task: GradedTask, digest: string): string {
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
 export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
-  const judged = (outcome: string) => toldOutcome(outcome, { judged: true });
+  const judged = (outcome: string, place?: JudgedPlace) => toldOutcome(outcome, { judged: true, place });
   for (const d of done) if (d.step < 1 || d.step > task.steps) return judged("runStep was called with a step outside the task"), `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
   const steps = Array.from({ length: task.steps }, (_, i) => i + 1);
   const missing = steps.find((step) => !done.some((d) => d.step === step));
-  if (missing !== undefined) return judged("a step never ran"), `step ${missing} never ran (the record holds ${held(done)})`;
+  if (missing !== undefined) return judged("a step never ran", { step: missing, says: `step ${missing} never ran` }), `step ${missing} never ran (the record holds ${held(done)})`;
   for (const d of done) {
     if (d.input !== task.expected.inputs[d.step]) {
-      judged(`a step ran with ${stateKind(task, d.input)}`);
+      judged(`a step ran with ${stateKind(task, d.input)}`, { step: d.step, run: d.run, wrongState: true });
       return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
     }
   }
@@ -69,7 +70,7 @@ export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] 
       const why = allowed === 1
         ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
         : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
-      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint");
+      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint", { step });
       return `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")}): ${why}`;
     }
   }
@@ -85,9 +86,18 @@ export function held(done: Done[]): string {
 
 /**
  * Where a crash before trace entry `at` landed in the task: inside the window after step s's
- * side effect and before its boundary (`window: s`), or elsewhere (`window: 0`), in words.
+ * side effect and before its boundary (`window: s`), or elsewhere (`window: 0`), in words, and as
+ * a runs picture marks it (`killed`: the step and where at it, with the same words).
  */
-export function locateCrash(trace: Trace, at: number): { window: number; words: string } {
+export function locateCrash(trace: Trace, at: number): { window: number; words: string; killed: Killed } {
+  const { window, words, step, at: where } = placeCrash(trace, at);
+  return { window, words, killed: { step, at: where, words } };
+}
+
+/** Where a runs picture marks a run killed (contract/picture-runs.ts). */
+type Killed = NonNullable<PictureRun["killed"]>;
+
+function placeCrash(trace: Trace, at: number): { window: number; words: string; step: number; at: Killed["at"] } {
   let last: Effect | undefined;
   for (let i = 0; i < at && i < trace.entries.length; i++) {
     const e = trace.entries[i]!;
@@ -98,11 +108,12 @@ export function locateCrash(trace: Trace, at: number): { window: number; words: 
   if (!last) {
     // No step yet in this run: it is recovering; name the step it was about to run.
     const first = trace.entries.slice(at).find((e): e is Effect => e.kind === "effect");
-    if (!first || first.step === 1) return { window: 0, words: first ? "before step 1 started" : "before it ran any step" };
-    return { window: 0, words: `during its recovery, before its first step, step ${first.step}` };
+    if (!first) return { window: 0, words: "before it ran any step", step: 0, at: "after" };
+    if (first.step === 1) return { window: 0, words: "before step 1 started", step: 1, at: "before" };
+    return { window: 0, words: `during its recovery, before its first step, step ${first.step}`, step: first.step, at: "before" };
   }
-  if (last.phase === "enter") return { window: 0, words: `inside runStep(${last.step}), before its side effect` };
+  if (last.phase === "enter") return { window: 0, words: `inside runStep(${last.step}), before its side effect`, step: last.step, at: "in-step" };
   const atBoundary = (next?.kind === "effect" && next.phase === "enter") || (next?.kind === "mark" && next.label === "return:runTask") || returned;
-  if (atBoundary) return { window: 0, words: `at the boundary after step ${last.step}` };
-  return { window: last.step, words: `after step ${last.step}'s side effect, before its checkpoint was complete` };
+  if (atBoundary) return { window: 0, words: `at the boundary after step ${last.step}`, step: last.step, at: "after" };
+  return { window: last.step, words: `after step ${last.step}'s side effect, before its checkpoint was complete`, step: last.step, at: "in-window" };
 }

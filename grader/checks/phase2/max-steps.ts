@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import { toldOutcome } from "../../grading/told.js";
+import { judgedPlace, toldOutcome } from "../../grading/told.js";
 import type { ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { doneEffects, gradedTask, judgeRecord } from "./ledger.js";
 import { checkRunResult, restart, runTaskStep } from "./task-run.js";
@@ -25,9 +25,10 @@ export const maxSteps: CheckDefinition = {
         let done = 0;
         const calls = segments(run.trace?.entries ?? []); // no trace when a call timed out: judged on that alone
         // The story's complaint, with the picture of every run's steps (none without a trace).
-        const fail = (problem: string) => {
+        // A run's own complaint is marked on that run, in the story's words.
+        const fail = (problem: string, place = judgedPlace()) => {
           const record = calls.flatMap((c, i) => doneEffects(c, i + 1));
-          if (run.trace) ctx.draw(() => runsPicture(task, "run", [...budgets.map((budget) => ({ budget })), {}], record, problem));
+          if (run.trace) ctx.draw(() => runsPicture(task, "run", [...budgets.map((budget) => ({ budget })), {}], record, problem, place));
           return `${story}: ${problem}.`;
         };
         for (const [i, r] of run.results.entries()) {
@@ -35,14 +36,15 @@ export const maxSteps: CheckDefinition = {
           const expectedRan = Math.min(budget, task.steps - done);
           const ran = doneEffects(calls[i] ?? [], i + 1).map((d) => d.step);
           const wanted = Array.from({ length: expectedRan }, (_, k) => done + k + 1);
-          if (r.status !== "returned") return fail(`in run ${i + 1}, ${checkRunResult(task, r, done + expectedRan)}`);
+          const ofRun = (problem: string) => fail(problem, { run: i + 1, says: problem });
+          if (r.status !== "returned") return ofRun(`in run ${i + 1}, ${checkRunResult(task, r, done + expectedRan)}`);
           if (ran.join() !== wanted.join()) {
             toldOutcome(`a run ${budgets[i] ? "with maxSteps" : "with no maxSteps"} ran other steps than the next ones it had left`, { judged: true });
-            return fail(`run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
+            return ofRun(`run ${i + 1}${budgets[i] ? ` (maxSteps ${budgets[i]})` : ""} ran steps [${ran.join(", ")}]; expected [${wanted.join(", ")}]`);
           }
           done += expectedRan;
           const problem = checkRunResult(task, r, done);
-          if (problem) return fail(`in run ${i + 1}, ${problem}`);
+          if (problem) return ofRun(`in run ${i + 1}, ${problem}`);
         }
         const all = calls.flatMap((c, i) => doneEffects(c, i + 1));
         const problem = judgeRecord(task, all);

@@ -12,6 +12,7 @@ import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../co
 import type { Cut, Trace } from "../../crash/model.js";
 import { doneEffects, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";
+import type { JudgedPlace } from "../../grading/told.js";
 
 /** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget. */
 export interface CrashedRun {
@@ -29,14 +30,14 @@ export interface RunTold {
 
 /**
  * The picture of runs `told` (run 1 first) of `task` whose side effects are `record` (each Done
- * names its run), judged with `problem` (the judge's words in the story, or null). Null when it
- * cannot be drawn.
+ * names its run), judged with `problem` (the judge's words in the story, or null) at `place` (the
+ * step and run the judge named, as told.ts keeps it). Null when it cannot be drawn.
  */
-export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null): RunsPicture | null {
+export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null, place?: JudgedPlace): RunsPicture | null {
   try {
     if (record.some((d) => d.run < 1 || d.run > told.length || d.step < 1 || d.step > task.steps)) return null;
-    const wrong = problem === null ? undefined : wrongOf(problem, unit);
-    const wrongState = wrong?.step !== undefined && wrong.run !== undefined && /\) with /.test(wrong.says)
+    const wrong = problem === null ? undefined : wrongAt(problem, place);
+    const wrongState = wrong?.step !== undefined && wrong.run !== undefined && place?.wrongState
       ? record.find((d) => d.step === wrong.step && d.run === wrong.run && d.input !== task.expected.inputs[d.step])
       : undefined;
     const times = new Map<number, number>();
@@ -59,20 +60,15 @@ export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: R
 
 /**
  * The picture of a chain of crashed runs (crash-recovery.ts: crashStory) and the last run after
- * them, which performed `lastEffects` and was judged with `problem`; `checkpoint` is the path the
- * runs were given, for the folders.
+ * them, which performed `lastEffects` and was judged with `problem` at `place`; `checkpoint` is
+ * the path the runs were given, for the folders.
  */
-export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, checkpoint = TASK_CHECKPOINT): Picture | null {
+export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, { checkpoint = TASK_CHECKPOINT, place }: { checkpoint?: { $path: string }; place?: JudgedPlace } = {}): Picture | null {
   try {
-    const told: RunTold[] = [];
-    for (const c of crashes) {
-      const killed = killedAt(locateCrash(c.run.trace, c.cut.at).words);
-      if (!killed) return null;
-      told.push({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed });
-    }
+    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed: locateCrash(c.run.trace, c.cut.at).killed }));
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem);
+    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem, place);
     const folders = picture && crashFolders(crashes, `@/${checkpoint.$path}`);
     return picture && folders ? { ...picture, folders } : picture;
   } catch {
@@ -110,33 +106,11 @@ export function crashFolders(crashes: CrashedRun[], stored: string): RunFolders 
   }
 }
 
-/** Where a crash landed, read from locateCrash's words (the story's); null for words it does not know. */
-export function killedAt(words: string): PictureRun["killed"] | null {
-  const n = (m: RegExpMatchArray) => Number(m[1]);
-  let m: RegExpMatchArray | null;
-  if (words === "before step 1 started") return { step: 1, at: "before", words };
-  if (words === "before it ran any step") return { step: 0, at: "after", words };
-  if ((m = words.match(/^during its recovery, before its first step, step (\d+)$/))) return { step: n(m), at: "before", words };
-  if ((m = words.match(/^inside runStep\((\d+)\), before its side effect$/))) return { step: n(m), at: "in-step", words };
-  if ((m = words.match(/^at the boundary after step (\d+)$/))) return { step: n(m), at: "after", words };
-  if ((m = words.match(/^after step (\d+)'s side effect, before its checkpoint was complete$/))) return { step: n(m), at: "in-window", words };
-  return null;
-}
-
 /**
- * What the judge's `problem` names (ledger.ts judgeRecord, the split and budget checks): a step
- * that never ran, ran too often or on a wrong state, or a run whose steps or output were wrong.
- * `says` is its first clause, in its own words.
+ * What the picture marks wrong: the step and run the judge named (`place`), and in words the
+ * place's own, else the story's first clause of `problem` (up to its first ": " before a word).
  */
-export function wrongOf(problem: string, unit: RunsPicture["unit"]): PictureWrong | undefined {
-  const says = problem.split(/: (?=[a-z])/)[0]!;
-  let m: RegExpMatchArray | null;
-  // The record it holds is the picture itself.
-  if ((m = problem.match(/^step (\d+) never ran\b/))) return { step: Number(m[1]), says: `step ${m[1]} never ran` };
-  if ((m = problem.match(/^step (\d+) ran \d+ times \(in /))) return { step: Number(m[1]), says };
-  if ((m = problem.match(/^step (\d+) ran \(in (?:run|session) (\d+)\) with /))) return { step: Number(m[1]), run: Number(m[2]), says };
-  if ((m = problem.match(new RegExp(`^(?:the record shows )?${unit} (\\d+)\\b[^:;]*? ran steps \\[`)))) return { run: Number(m[1]), says: problem };
-  // A run's own complaint: "in run 2, runTask returned ..." (max-steps), "session 2: `session ...` printed ..." (the splits).
-  if ((m = problem.match(new RegExp(`^(?:in ${unit} (\\d+), |${unit} (\\d+): )`)))) return { run: Number(m[1] ?? m[2]), says: problem };
-  return { says };
+function wrongAt(problem: string, place: JudgedPlace | undefined): PictureWrong {
+  const says = place?.says ?? problem.split(/: (?=[a-z])/)[0]!;
+  return { ...(place?.step !== undefined ? { step: place.step } : {}), ...(place?.run !== undefined ? { run: place.run } : {}), says };
 }

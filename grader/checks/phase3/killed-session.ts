@@ -1,6 +1,7 @@
 // phase3.killed-session: a session killed with SIGKILL at a point fast-check chooses (its n-th
 // change to the disk, or the middle of a write), then started again, still completes the task
 // with the Phase 2 guarantees.
+import { judgedPlace } from "../../grading/told.js";
 import fc from "fast-check";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
@@ -45,7 +46,8 @@ export const killedSession: CheckDefinition = {
           const record = folder.record();
           const killed = { step: last?.step ?? 0, at: "after" as const, words: `with SIGKILL at its change to the disk number ${at} of ${changes}, after step ${last?.step ?? 0}'s side effect` };
           const line = statusLine(resumed);
-          ctx.draw(() => runsPicture(task, "session", [{ killed }, line ? { printed: { line } } : {}], record, verdict));
+          const place = judgedPlace();
+          ctx.draw(() => runsPicture(task, "session", [{ killed }, line ? { printed: { line } } : {}], record, verdict, place));
         }
         return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;
       },
