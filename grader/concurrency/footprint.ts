@@ -2,12 +2,14 @@
 // exploration of orders asks of a run (explore.ts), and the one the world asks before it has the
 // reader load again (world.ts). A footprint is the names an operation reads and changes, as the
 // writer's sandbox reports them (sandbox/actor-protocol.ts).
-import { EVERY_NAME, type Footprint } from "../sandbox/messages/actor.js";
+import { EVERY_NAME, type Footprint, type StepDid } from "../sandbox/messages/actor.js";
 
 /** One operation let through: whose, what, and what it touched. */
 export interface Step {
   writer: number;
   what: string;
+  /** The same operation as data (messages/actor.ts). */
+  did?: StepDid;
   footprint: Footprint;
   failed: boolean;
 }

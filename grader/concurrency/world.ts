@@ -12,7 +12,7 @@ import { formatBytes, type JsonState } from "../grading/states.js";
 import type { Chooser, Execution, LoadSeen, Problem } from "./explore.js";
 import { conflict, type Step } from "./footprint.js";
 import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
-import type { Footprint } from "../sandbox/messages/actor.js";
+import type { Footprint, PendingOp } from "../sandbox/messages/actor.js";
 import { clip } from "../sandbox/runtime/target/call.js";
 import type { Limits } from "../sandbox/messages/limits.js";
 import { seedOf } from "../sandbox/runtime/target/random-streams.js";
@@ -116,14 +116,14 @@ export class World {
         }
         exec.choices.push({ pending: new Map(waiting.map((i) => [i, (events[i] as { op: { footprint: Footprint } }).op.footprint])) });
         const w = choose(exec.steps.length, waiting, exec.steps);
-        const { op } = events[w] as { op: { what: string; footprint: Footprint } };
-        exec.steps.push({ writer: w, what: op.what, footprint: op.footprint, failed: false });
+        const { op } = events[w] as { op: PendingOp };
+        exec.steps.push({ writer: w, what: op.what, did: op.did, footprint: op.footprint, failed: false });
         events[w] = await this.writers[w]!.grant();
         const after = events[w]!;
         const step = exec.steps.at(-1)!;
         // The operation as it ran: its file may have been renamed by another writer while it waited.
         const granted = "op" in after ? after.granted : "done" in after ? after.done.granted : undefined;
-        if (granted) Object.assign(step, { what: granted.what, footprint: granted.footprint });
+        if (granted) Object.assign(step, { what: granted.what, did: granted.did, footprint: granted.footprint });
         // A call that failed changed nothing: from here on it counts as a read of the names it named.
         if (("op" in after && after.lastFailed) || ("done" in after && after.done.lastFailed)) {
           step.failed = true;

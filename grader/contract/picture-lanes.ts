@@ -28,6 +28,8 @@ export interface LanesStep {
   writer?: string;
   /** What it did, as the story says it: "openSync opens checkpoint.json.tmp (w)"; absent for a gap. */
   what?: string;
+  /** The same call as data: its kind, the file it touched as `what` names it (none for the checkpoint's folder), and whether that file was renamed or removed since it was opened. */
+  did?: { kind: string; touched?: string; since?: "renamed since" | "removed since" };
   /** The call failed (the story says "(it failed)"). */
   failed?: boolean;
   /** For a gap: how many steps it stands for. */

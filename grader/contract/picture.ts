@@ -30,9 +30,11 @@ export interface CallsPicture {
   /**
    * Its file-system calls in the order they ran, as the story names them: "openSync(\".checkpoint.json.*.tmp\")";
    * `bytes` for a write. A long run of calls far from the crash is one entry with `skipped` (how
-   * many calls it stands for) and an empty `what`.
+   * many calls it stands for) and an empty `what`. `kind` and `touched` are the same call as data
+   * (crash/describe.ts's opFacts): the kind of call ("open", "rename") and the file it touched as
+   * `what` names it, unquoted ("the folder" for the checkpoint's folder).
    */
-  ops: { what: string; bytes?: number; skipped?: number }[];
+  ops: { what: string; bytes?: number; skipped?: number; kind?: string; touched?: string }[];
   /**
    * Where the crash fell: after the first `afterOps` calls (0: before the first). When `written`
    * is set, inside call `afterOps + 1` (a write), after `written` of its `bytes` reached the file.
@@ -40,12 +42,19 @@ export interface CallsPicture {
    * call `afterOps + 1` (`fault`: "ENOSPC", "EIO", "short write"; `written`: how many of a
    * write's bytes it wrote) and the process went on: the calls after it ran.
    */
-  cut: { afterOps: number; written?: number; how: "killed" | "power cut" | "fault"; fault?: string };
+  cut: { afterOps: number; written?: number; how: "killed" | "power cut" | "fault"; fault?: string; missing?: MissingStep };
   /** The folder after the crash (after a fault, after the call): each file, its size, and what it holds. */
   after: PictureFile[];
   /** The folder when the call began, drawn beside `after` in the HTML report. */
   before?: PictureFile[];
 }
+
+/**
+ * For a power cut that lost the new state, the step the write is missing, as its story tells it
+ * first: the renamed file's data was never fsynced before the rename ("data"), or the folder was
+ * not fsynced after the rename ("folder").
+ */
+export type MissingStep = "data" | "folder";
 
 /** Each op's number among the call's file-system calls (1 for the first), counting the calls a gap before it stands for; a gap gets the number of its first call. */
 export function opNumbers(picture: Pick<CallsPicture, "ops">): number[] {

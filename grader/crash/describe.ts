@@ -97,6 +97,33 @@ export function opLabel(trace: Trace, index: number): string {
   return op.api.toLowerCase().startsWith(op.kind) ? label : `${label}: ${op.kind === "attr" ? attrWord(op.call) : op.kind}`;
 }
 
+/**
+ * An operation as data, beside its label: the kind of file-system call it is ("open", "write",
+ * "rename", an attribute call by its word) and the file it touched as the label names it ("the
+ * folder" for the scenario's folder; for a rename or a link, the name it made; for a symlink, the
+ * link), unquoted. What a class's failures are grouped by, never read back from the label.
+ */
+export function opFacts(trace: Trace, index: number): { kind: string; touched: string } {
+  const op = trace.entries[index] as FsOp;
+  const kind = op.kind === "attr" ? attrWord(op.call) : op.kind;
+  switch (op.kind) {
+    case "write":
+    case "fsync":
+    case "ftruncate":
+    case "close":
+      return { kind, touched: openedOn(trace, index, op.fd) === "@/work" ? "the folder" : fdPath(trace, index, op.fd) };
+    case "rename":
+    case "link":
+      return { kind, touched: displayPath(op.to) };
+    case "symlink":
+      return { kind, touched: displayPath(op.path) };
+    case "attr":
+      return { kind, touched: op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!) };
+    default:
+      return { kind, touched: /^@\/work\/?$/.test(op.path) ? "the folder" : displayPath(op.path) };
+  }
+}
+
 function callLabel(trace: Trace, index: number, op: FsOp): string {
   switch (op.kind) {
     case "write":

@@ -6,7 +6,7 @@
 // A disk that said no inside the call (disk-faults) is drawn the same way from the faulted call's
 // own trace: the call the fault hit is marked, the calls after it ran, and the folder is the one after the call.
 import { isCommandOp } from "../crash/commands.js";
-import { opLabel } from "../crash/describe.js";
+import { opFacts, opLabel } from "../crash/describe.js";
 import type { Cut, DiskEntry, FsOp, Trace } from "../crash/model.js";
 import { normaliseName } from "../crash/names.js";
 import { modelAt, powerImage } from "../crash/power-loss.js";
@@ -43,7 +43,7 @@ export function crashPicture(input: CrashPictureInput): CallsPicture | null {
   const { trace, cut, windowStart } = input;
   const windowEnd = endOf(trace, windowStart);
   const indexes = opIndexes(trace, windowStart, windowEnd);
-  const ops = indexes.map((i) => ({ what: opLabel(trace, i), ...writeBytes(trace.entries[i]!) }));
+  const ops = indexes.map((i) => pictureOp(trace, i));
   const next = fileBytes(modelAt(trace, { at: windowEnd }), input.checkpoint);
   const how = cut.power ? "power cut" : "killed";
   return framed(input, { ops, afterOps: indexes.filter((i) => i < cut.at).length, files: cut, next, cut: { ...(cut.bytes !== undefined ? { written: cut.bytes } : {}), how } });
@@ -70,8 +70,8 @@ export function faultPicture(input: FaultPictureInput): CallsPicture | null {
   const indexes = opIndexes(trace, windowStart, windowEnd);
   const hit = locateFault(trace, windowStart, indexes, fault, input.points);
   if (!hit) return null;
-  const ops: CallsPicture["ops"] = indexes.map((i) => ({ what: opLabel(trace, i), ...writeBytes(trace.entries[i]!) }));
-  const faulted = { what: hit.recorded ? ops[hit.at]!.what : unrecordedLabel(hit.point), ...(hit.point.on === "write" ? { bytes: hit.point.bytes! } : {}) };
+  const ops: CallsPicture["ops"] = indexes.map((i) => pictureOp(trace, i));
+  const faulted = { ...(hit.recorded ? ops[hit.at]! : unrecordedOp(hit.point)), ...(hit.point.on === "write" ? { bytes: hit.point.bytes! } : {}) };
   ops.splice(hit.at, hit.recorded ? 1 : 0, faulted);
   const written = writtenBy(fault);
   const { unfaulted } = input;
@@ -176,11 +176,17 @@ function openAt(trace: Trace, indexes: number[], file: string): boolean {
   return open.size > 0;
 }
 
-/** A call that threw before the recorder saw it, labelled as opLabel labels a recorded one: "writeSync(\".checkpoint.json.*.tmp\")". */
-function unrecordedLabel(point: FaultPoint): string {
+/** A call that threw before the recorder saw it, as a picture op, labelled as opLabel labels a recorded one: "writeSync(\".checkpoint.json.*.tmp\")". */
+function unrecordedOp(point: FaultPoint): CallsPicture["ops"][number] {
   const kind = point.on === "write" ? "write" : /^mkd/i.test(point.api) ? "mkdir" : /^symlink/i.test(point.api) ? "symlink" : /^link/i.test(point.api) ? "link" : "open";
-  const file = point.file === "@/work" ? "the folder" : JSON.stringify(normaliseName(displayPath(point.file)));
-  return `${point.api}(${file})${point.api.toLowerCase().startsWith(kind) ? "" : `: ${kind}`}`;
+  const touched = point.file === "@/work" ? "the folder" : normaliseName(displayPath(point.file));
+  const file = point.file === "@/work" ? "the folder" : JSON.stringify(touched);
+  return { what: `${point.api}(${file})${point.api.toLowerCase().startsWith(kind) ? "" : `: ${kind}`}`, kind, touched };
+}
+
+/** Trace entry `index` as a picture's op: its label, its kind and the file it touched, and a write's bytes. */
+function pictureOp(trace: Trace, index: number): CallsPicture["ops"][number] {
+  return { what: opLabel(trace, index), ...opFacts(trace, index), ...writeBytes(trace.entries[index]!) };
 }
 
 /** Each file under the scenario's work and temp folders after the cut, named as a listing names it, with its bytes. */

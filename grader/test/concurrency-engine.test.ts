@@ -172,6 +172,8 @@ describe("real writer processes", () => {
     expect(exec.steps.slice(0, aWrites).map((s) => s.writer)).toEqual([0, 1, 1, 1, 1]);
     expect(exec.steps[aWrites]!.what).toMatch(/^writeSync writes \d+ bytes to checkpoint\.json \(opened as checkpoint\.json\.tmp, renamed since\)$/);
     expect(exec.steps[aWrites]!.footprint.writes).toEqual(["@/work/checkpoint.json"]);
+    // The same call as data, beside its words: what the class dashboard places failures by.
+    expect(exec.steps[aWrites]!.did).toEqual({ kind: "write", touched: "checkpoint.json", since: "renamed since" });
     // The first torn load is the one right after that write, not a later symptom.
     expect(exec.problem).toMatchObject({ kind: "load", afterStep: aWrites + 1 });
   });

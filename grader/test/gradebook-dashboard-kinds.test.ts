@@ -3,6 +3,7 @@
 // code style their grades show; two bugs get two kinds even when their outcome reads the same.
 import { describe, expect, test } from "vitest";
 import type { CallsPicture, LanesPicture, Picture, RunsPicture } from "../contract/picture.js";
+import type { LanesStep } from "../contract/picture-lanes.js";
 import type { CheckReport } from "../report/report.js";
 import { failureKind } from "../tools/batch/dashboard/failure-kind.js";
 import { opWords } from "../tools/batch/dashboard/picture-place.js";
@@ -13,16 +14,50 @@ function kindOf(message: string, picture?: Picture, status: CheckReport["status"
   return failureKind({ status, message, ...(picture ? { picture } : {}) });
 }
 
-/** A crash picture: `ops` by their labels (a write with its bytes as "label|bytes"), cut after `afterOps`, leaving `after` (name: holds). */
+/**
+ * A crash picture: `ops` by their labels (a write with its bytes as "label|bytes"), each with the
+ * kind and file the grader gives it as data (labelled as opLabel labels them, in these tests the
+ * label's call word after ": " or its API's, and its last quoted file), cut after `afterOps`,
+ * leaving `after` (name: holds).
+ */
 function calls(ops: string[], cut: CallsPicture["cut"], after: Record<string, CallsPicture["after"][number]["holds"]>): CallsPicture {
   return {
     kind: "calls",
     call: 'atomicCheckpoint(path, {"step":2})',
-    ops: ops.map((o) => (o.includes("|") ? { what: o.split("|")[0]!, bytes: Number(o.split("|")[1]) } : { what: o })),
+    ops: ops.map((o) => {
+      const [what, bytes] = o.split("|") as [string, string | undefined];
+      return { what, ...FACTS[what]!, ...(bytes ? { bytes: Number(bytes) } : {}) };
+    }),
     cut,
     after: Object.entries(after).map(([name, holds]) => ({ name, bytes: holds === "empty" ? 0 : 10, holds })),
   };
 }
+
+/** The kind and file of each label these tests draw, as the grader gives them beside the label (crash/describe.ts's opFacts). */
+const FACTS: Record<string, { kind: string; touched: string }> = {
+  ["`cp checkpoint.json.*.tmp checkpoint.json`: open \"checkpoint.json\""]: { kind: "open", touched: "checkpoint.json" },
+  ["`cp checkpoint.json.*.tmp checkpoint.json`: write \"checkpoint.json\""]: { kind: "write", touched: "checkpoint.json" },
+  ["closeSync(\"checkpoint.json\")"]: { kind: "close", touched: "checkpoint.json" },
+  ["copyFileSync(\"checkpoint.json\"): ftruncate"]: { kind: "ftruncate", touched: "checkpoint.json" },
+  ["copyFileSync(\"checkpoint.json\"): open"]: { kind: "open", touched: "checkpoint.json" },
+  ["copyFileSync(\"checkpoint.json\"): write"]: { kind: "write", touched: "checkpoint.json" },
+  ["openSync(\"checkpoint.json\")"]: { kind: "open", touched: "checkpoint.json" },
+  ["openSync(\"x.tmp\")"]: { kind: "open", touched: "x.tmp" },
+  ["renameSync(\"a.tmp\", \"checkpoint.json\")"]: { kind: "rename", touched: "checkpoint.json" },
+  ["renameSync(\"checkpoint.json.tmp\", \"checkpoint.json\")"]: { kind: "rename", touched: "checkpoint.json" },
+  ["unlinkSync(\"checkpoint.json\")"]: { kind: "unlink", touched: "checkpoint.json" },
+  ["writeFileSync(\"checkpoint.json\")"]: { kind: "write", touched: "checkpoint.json" },
+  ["writeFileSync(\"checkpoint.json\"): close"]: { kind: "close", touched: "checkpoint.json" },
+  ["writeFileSync(\"checkpoint.json\"): open"]: { kind: "open", touched: "checkpoint.json" },
+  ["writeFileSync(\"checkpoint.json.*.tmp\")"]: { kind: "write", touched: "checkpoint.json.*.tmp" },
+  ["writeFileSync(\"checkpoint.json.*.tmp\"): close"]: { kind: "close", touched: "checkpoint.json.*.tmp" },
+  ["writeFileSync(\"checkpoint.json.*.tmp\"): open"]: { kind: "open", touched: "checkpoint.json.*.tmp" },
+  ["writeFileSync(\"checkpoint.json.tmp\")"]: { kind: "write", touched: "checkpoint.json.tmp" },
+  ["writeFileSync(\"checkpoint.json.tmp\"): close"]: { kind: "close", touched: "checkpoint.json.tmp" },
+  ["writeFileSync(\"checkpoint.json.tmp\"): open"]: { kind: "open", touched: "checkpoint.json.tmp" },
+  ["writeSync(\"checkpoint.json\")"]: { kind: "write", touched: "checkpoint.json" },
+  ["writeSync(\"x.tmp\")"]: { kind: "write", touched: "x.tmp" },
+};
 
 const CRASH_STORY = (killed: string, disk: string, load: string) =>
   `With the old checkpoint {"step":1} on disk, atomicCheckpoint(path, {"step":2}) was killed ${killed}.\nOn disk after the crash: ${disk}.\nOn restart, loadCheckpoint ${load}; expected the old state {"step":1} or the new state {"step":2}.`;
@@ -121,8 +156,9 @@ describe("a failure's kind", () => {
     expect(kindOf(threw, calls(['openSync("checkpoint.json")'], { afterOps: 0, how: "killed" }, { "checkpoint.json": "old" })).place).toBe("killed before its first file-system call; checkpoint.json left old");
   });
 
-  test("a call's kind comes from its label: the API's name, the part after it, or the command's; a rename by the file it renamed onto", () => {
-    expect(['renameSync(".checkpoint.json.*.tmp", "checkpoint.json")', "fsyncSync(the folder)", 'openSync("work")', 'rmSync(".x.tmp"): unlink', 'ftruncateSync("checkpoint.json")', '`cp a b`: close "b"'].map((what) => opWords({ what }))).toEqual([
+  test("a call is placed by its kind and the file it touched, as data: a rename by the file it renamed onto, the checkpoint's folder as the folder; its label is not read", () => {
+    const op = (kind: string, touched: string) => opWords({ what: "any label at all", kind, touched });
+    expect([op("rename", "checkpoint.json"), op("fsync", "the folder"), op("open", "work"), op("unlink", ".x.tmp"), op("ftruncate", "checkpoint.json"), op("close", "b")]).toEqual([
       "rename of checkpoint.json",
       "fsync of the folder",
       "open of the folder",
@@ -130,13 +166,19 @@ describe("a failure's kind", () => {
       "ftruncate of checkpoint.json",
       "close of another file",
     ]);
+    expect(opWords({ what: 'renameSync("a", "checkpoint.json")' })).toBe("a call");
   });
 
-  test("a power cut is placed by the step its story says was missing; a fault by the call the disk refused", () => {
-    const cut = (lead: string) => kindOf(`${lead}\nOn restart, loadCheckpoint threw SyntaxError: x; expected it.`, calls(['renameSync("a.tmp", "checkpoint.json")'], { afterOps: 1, how: "power cut" }, { "checkpoint.json": "empty" }));
-    expect(cut('The data of ".checkpoint.json.*.*.tmp" was never fsynced before the rename.').place).toBe('power cut: the data of "…" was never fsynced before the rename; checkpoint.json left empty');
-    expect(cut('The data of "ckpt-17.tmp" was never fsynced before the rename.').key).toBe(cut('The data of ".checkpoint.json.9.tmp" was never fsynced before the rename.').key);
-    expect(cut('The folder was not fsynced after the rename onto "checkpoint.json".').key).not.toBe(cut('The data of "x" was never fsynced before the rename.').key);
+  test("a power cut is placed by the step its picture says the write is missing, whatever the story's words; a fault by the call the disk refused", () => {
+    const cut = (lead: string, missing?: "data" | "folder") => {
+      const picture = calls(['renameSync("a.tmp", "checkpoint.json")'], { afterOps: 1, how: "power cut", ...(missing ? { missing } : {}) }, { "checkpoint.json": "empty" });
+      return kindOf(`${lead}\nOn restart, loadCheckpoint threw SyntaxError: x; expected it.`, picture);
+    };
+    expect(cut('The data of ".checkpoint.json.*.*.tmp" was never fsynced before the rename.', "data").place).toBe("power cut: the renamed file's data was never fsynced before the rename; checkpoint.json left empty");
+    expect(cut('The data of "ckpt-17.tmp" was never fsynced before the rename.', "data").key).toBe(cut("Any other words at all.", "data").key);
+    expect(cut('The folder was not fsynced after the rename onto "checkpoint.json".', "folder").key).not.toBe(cut('The data of "x" was never fsynced before the rename.', "data").key);
+    // With no step missing, by the call it followed, as a kill is.
+    expect(cut("With the old checkpoint on disk, atomicCheckpoint was interrupted by a power cut.").place).toBe("power cut right after rename of checkpoint.json; checkpoint.json left empty");
     const fault = calls(['openSync("x.tmp")', 'writeSync("x.tmp")|10'], { afterOps: 1, written: 1, how: "fault", fault: "short write" }, { "checkpoint.json": "torn" });
     expect(kindOf("Then loadCheckpoint threw SyntaxError: x; expected the new state", fault).place).toBe("short write at write to another file; checkpoint.json left torn");
   });
@@ -150,11 +192,13 @@ describe("a failure's kind", () => {
   });
 
   test("writers are placed by what went wrong and the call it followed, not by the writers' names", () => {
-    const lanes = (writer: string, what: string): LanesPicture => ({
+    // A step's words, and the same call as data: what the place is made from.
+    const renamed = { kind: "write", touched: "checkpoint.json", since: "renamed since" as const };
+    const lanes = (writer: string, what: string, did: LanesStep["did"] = renamed): LanesPicture => ({
       kind: "lanes",
       writers: [{ name: "A", saves: "0" }, { name: "B", saves: "[]" }],
       before: null,
-      steps: [{ n: 1, writer, what }],
+      steps: [{ n: 1, writer, what, did }],
       loads: [{ afterStep: 1, saw: "threw", error: "SyntaxError", wrong: true }],
       failure: { kind: "load", afterStep: 1, short: "the reader's loadCheckpoint threw SyntaxError", text: "" },
     });
@@ -162,7 +206,9 @@ describe("a failure's kind", () => {
     const a = kindOf(story("A"), lanes("A", "writeFileSync writes 19 bytes to checkpoint.json (opened as checkpoint.json.tmp, renamed since)"));
     expect(a.place).toBe("a load went wrong after a write to checkpoint.json (renamed since)");
     expect(kindOf(story("B"), lanes("B", "writeFileSync writes 2 bytes to checkpoint.json (opened as checkpoint.json.tmp, renamed since)")).key).toBe(a.key);
-    expect(kindOf(story("A"), lanes("A", "writeFileSync writes 19 bytes to checkpoint.json")).key).not.toBe(a.key);
+    expect(kindOf(story("A"), lanes("A", "writeFileSync writes 19 bytes to checkpoint.json", { kind: "write", touched: "checkpoint.json" })).key).not.toBe(a.key);
+    // The words are not read: the same data under other words is the same place.
+    expect(kindOf(story("A"), lanes("A", "anything at all")).key).toBe(a.key);
   });
 
   test("a check that waits is one kind per check it waits on, read from the checks it waits on, whatever its message says; one the grader could not run, per first line of its error", () => {

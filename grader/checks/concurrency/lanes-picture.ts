@@ -63,7 +63,8 @@ function build({ setup, exec, pids, clockMs }: LanesInput): LanesPicture | null 
 
 /** The steps the story lists before the failure, numbered as it numbers them, with the same run left out. */
 function shownSteps(exec: Execution, afterStep: number, words: (text: string) => string): LanesStep[] {
-  const all = exec.steps.slice(0, afterStep).map((s, i): LanesStep => ({ n: i + 1, writer: writerName(s.writer), what: words(s.what), ...(s.failed ? { failed: true } : {}) }));
+  const did = (d: NonNullable<typeof exec.steps[number]["did"]>) => ({ ...d, ...(d.touched !== undefined ? { touched: words(d.touched) } : {}) });
+  const all = exec.steps.slice(0, afterStep).map((s, i): LanesStep => ({ n: i + 1, writer: writerName(s.writer), what: words(s.what), ...(s.did ? { did: did(s.did) } : {}), ...(s.failed ? { failed: true } : {}) }));
   const shown = elided(all, (hidden): LanesStep => ({ n: 0, skipped: hidden }));
   // A gap starts one after the step before it.
   return shown.map((s, i) => (s.skipped ? { ...s, n: shown[i - 1]!.n + 1 } : s));

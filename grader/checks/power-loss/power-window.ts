@@ -7,7 +7,7 @@ import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.
 import { changesDisk, displayPath } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { windowPicture, type CrashWindow } from "../phase1/crash-window.js";
-import type { Picture } from "../../contract/picture.js";
+import type { MissingStep, Picture } from "../../contract/picture.js";
 
 /** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */
 export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
@@ -26,9 +26,10 @@ export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
 
 /**
  * The step the write is missing, judged from its trace between `from` and `to`: the renamed
- * file's data not fsynced before the rename onto the checkpoint, or the folder not fsynced after it.
+ * file's data not fsynced before the rename onto the checkpoint ("data"), or the folder not
+ * fsynced after it ("folder"); in words, and as data.
  */
-export function missingStep(trace: Trace, from: number, to: number, checkpoint = "@/work/checkpoint.json"): string | null {
+export function missingStep(trace: Trace, from: number, to: number, checkpoint = "@/work/checkpoint.json"): { words: string; step: MissingStep } | null {
   let renameAt = -1;
   for (let i = from; i < to; i++) {
     const e = trace.entries[i]!;
@@ -41,11 +42,11 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
   if (node?.kind === "file" && !node.data.equals(node.synced)) {
     const unsynced = `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
     const skippedBy = flushIgnoredOn(trace, from, renameAt, rename.from);
-    return skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced;
+    return { step: "data", words: skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced };
   }
   const after = modelAt(trace, { at: to }, from);
   if (!after.entryDurable(checkpoint)) {
-    return `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive`;
+    return { step: "folder", words: `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive` };
   }
   return null;
 }
@@ -64,20 +65,25 @@ function flushIgnoredOn(trace: Trace, from: number, to: number, file: string): s
 /** The story of a power cut at `cut` in the window `w`, ending with what the load did (`problem`). */
 export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: number, problem: string, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
-  opts.draw?.(() => windowPicture(w, cut, state.disk!));
+  const missing = missingStep(w.trace, w.start, end);
+  opts.draw?.(() => withMissing(windowPicture(w, cut, state.disk!), missing?.step));
   const where = cut.at >= end
     ? "called, and the power failed right after it returned"
     : describeCut(w.trace, cut, w.start, "atomicCheckpoint").replace(/^killed/, "interrupted by a power cut");
   const volatile = modelAt(w.trace, cut).volatile();
-  const missing = missingStep(w.trace, w.start, end);
   return [
-    missing ? `${capitalize(missing)}.` : "",
+    missing ? `${capitalize(missing.words)}.` : "",
     `${w.setting} ${where}.`,
     volatile.length ? `Not yet durable at that moment: ${volatile.join("; ")}.` : "",
     `The power cut went this way: ${describePolicy(cut.power!)}.`,
     `On disk after the power cut: ${describeDisk(state.disk!)}.`,
     `On restart, ${problem}.`,
   ].filter(Boolean).join("\n");
+}
+
+/** The picture of a power cut with the step the write is missing, as its story tells it first. */
+function withMissing(picture: Picture | null, missing: MissingStep | undefined): Picture | null {
+  return picture?.kind === "calls" && missing ? { ...picture, cut: { ...picture.cut, missing } } : picture;
 }
 
 function capitalize(text: string): string {

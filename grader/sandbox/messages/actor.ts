@@ -40,7 +40,21 @@ export interface ActorCall {
 export interface PendingOp {
   /** In words, for stories: "renameSync renames checkpoint.json.tmp to checkpoint.json". */
   what: string;
+  /** The same operation as data. */
+  did: StepDid;
   footprint: Footprint;
+}
+
+/**
+ * What an operation does, as data beside its words: its kind ("open", "write", "rename", "run" for
+ * a program, ...), the file it touches as the words name it (for a rename or a link, the name it
+ * makes; none for the checkpoint's folder), and whether a descriptor's file was renamed or
+ * removed since it was opened.
+ */
+export interface StepDid {
+  kind: string;
+  touched?: string;
+  since?: "renamed since" | "removed since";
 }
 
 /**

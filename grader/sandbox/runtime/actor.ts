@@ -11,7 +11,7 @@ import { scrubPaths } from "../messages/paths.js";
 import { CompiledTarget } from "./target/instance.js";
 import { LAB_SPECIFIER, labModule } from "./target/lab-module.js";
 import { ACTOR_IN_FD } from "../messages/launch.js";
-import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint, type PendingOp } from "../messages/actor.js";
+import { EVERY_NAME, type ActorCall, type ActorConfig, type Footprint, type PendingOp, type StepDid } from "../messages/actor.js";
 import { Recorder } from "../interposition/recorder.js";
 import { PendingOps, createRecordingFs } from "../interposition/recording-fs.js";
 import { createRecordingChildProcess } from "../interposition/recording-exec.js";
@@ -45,7 +45,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
     beforeCommand: (command) => {
       // Ungated too (the reader's loads): a call that ran a program may have changed any name.
       const footprint = recorder.touchEverything();
-      gate?.wait(`runs \`${command}\``, footprint, null);
+      gate?.wait({ what: `runs \`${command}\``, did: { kind: "run", touched: command.split(" ").filter((w) => /[.*]/.test(w)).at(-1) } }, footprint, null);
     },
   });
   process.chdir(path.join(call.root, "cwd"));
@@ -88,9 +88,9 @@ class GateRecorder extends Recorder {
   constructor(root: string, gate?: Gate) {
     super(root, {
       beforeOp: (op) => {
-        const { what, footprint } = this.announce(op);
+        const { footprint, ...said } = this.announce(op);
         // Told again when its turn comes: by then another writer may have renamed its file.
-        gate?.wait(what, footprint, op, () => this.announce(op));
+        gate?.wait(said, footprint, op, () => this.announce(op));
       },
       keep: false,
     });
@@ -99,7 +99,7 @@ class GateRecorder extends Recorder {
     this.beforeRead = (api, name) => {
       const listing = api === "readdirSync" || api === "opendirSync";
       const footprint = this.touch({ reads: [listing ? `${name}/*` : name], writes: [] });
-      gate?.wait(`${api} ${listing ? "lists" : "reads"} ${show(name)}`, footprint, null);
+      gate?.wait({ what: `${api} ${listing ? "lists" : "reads"} ${show(name)}`, did: { kind: listing ? "list" : "read", touched: named(name) } }, footprint, null);
     };
   }
 
@@ -164,7 +164,7 @@ class GateRecorder extends Recorder {
   private announce(op: FsOp): PendingOp {
     const now = "fd" in op && op.fd !== undefined ? { id: op.fd, file: this.fileNow(op.fd) } : null;
     const fileOf = (id: number) => (now?.id === id ? now.file : this.fileNow(id));
-    return { what: this.describe(op, fileOf), footprint: this.touch(this.footprint(op, (id) => fileOf(id).names)) };
+    return { ...this.describe(op, fileOf), footprint: this.touch(this.footprint(op, (id) => fileOf(id).names)) };
   }
 
   /** The names an operation reads or changes; a descriptor stands for `named(id)`, the names its file has now. */
@@ -189,40 +189,56 @@ class GateRecorder extends Recorder {
     }
   }
 
-  private describe(op: FsOp, fileOf: (id: number) => FileNow): string {
+  /** An operation in words for stories, and as data (StepDid). */
+  private describe(op: FsOp, fileOf: (id: number) => FileNow): Said {
     // A descriptor whose file was renamed (by another process, usually) is told under the name the file has now.
     // One whose every name was removed since is told under the name it was opened at, and said to have none now.
-    const fd = (id: number) => {
+    const fd = (id: number): { words: string; touched?: string; since?: StepDid["since"] } => {
       const opened = this.names.get(id) ?? `descriptor ${id}`;
       const file = fileOf(id);
       const now = file.names.filter((name) => name !== opened);
-      if (now.length > 0) return `${show(now[0]!)} (opened as ${show(opened)}, renamed since)`;
-      return file.nameless ? `${show(opened)} (removed since: the file has no name now)` : show(opened);
+      if (now.length > 0) return { words: `${show(now[0]!)} (opened as ${show(opened)}, renamed since)`, touched: named(now[0]!), since: "renamed since" };
+      if (file.nameless) return { words: `${show(opened)} (removed since: the file has no name now)`, touched: named(opened), since: "removed since" };
+      return { words: show(opened), touched: named(opened) };
+    };
+    const onPath = (kind: string, what: string, path: string): Said => ({ what, did: { kind, ...(named(path) !== undefined ? { touched: named(path) } : {}) } });
+    const onFd = (kind: string, what: (words: string) => string, id: number): Said => {
+      const { words, touched, since } = fd(id);
+      return { what: what(words), did: { kind, ...(touched !== undefined ? { touched } : {}), ...(since ? { since } : {}) } };
     };
     switch (op.kind) {
       case "open":
-        return `${op.api} opens ${show(op.path)} (${typeof op.flags === "number" ? flagNames(op.flags) : op.flags})`;
+        return onPath("open", `${op.api} opens ${show(op.path)} (${typeof op.flags === "number" ? flagNames(op.flags) : op.flags})`, op.path);
       case "write":
-        return `${op.api} writes ${op.bytes.byteLength} byte${op.bytes.byteLength === 1 ? "" : "s"} to ${fd(op.fd)}`;
+        return onFd("write", (file) => `${op.api} writes ${op.bytes.byteLength} byte${op.bytes.byteLength === 1 ? "" : "s"} to ${file}`, op.fd);
       case "ftruncate":
+        return onFd("truncate", (file) => `${op.api} truncates ${file} to ${op.length} bytes`, op.fd);
       case "truncate":
-        return `${op.api} truncates ${"path" in op ? show(op.path) : fd(op.fd)} to ${op.length} bytes`;
+        return onPath("truncate", `${op.api} truncates ${show(op.path)} to ${op.length} bytes`, op.path);
       case "fsync":
-        return `${op.api} fsyncs ${fd(op.fd)}`;
+        return onFd("fsync", (file) => `${op.api} fsyncs ${file}`, op.fd);
       case "close":
-        return `${op.api} closes ${fd(op.fd)}`;
+        return onFd("close", (file) => `${op.api} closes ${file}`, op.fd);
       case "rename":
-        return `${op.api} renames ${show(op.from)} to ${show(op.to)}`;
+        return onPath("rename", `${op.api} renames ${show(op.from)} to ${show(op.to)}`, op.to);
       case "link":
-        return `${op.api} links ${show(op.from)} as ${show(op.to)}`;
+        return onPath("link", `${op.api} links ${show(op.from)} as ${show(op.to)}`, op.to);
       case "symlink":
-        return `${op.api} makes a symlink ${show(op.path)}`;
+        return onPath("make", `${op.api} makes a symlink ${show(op.path)}`, op.path);
       case "attr":
-        return `${op.api} changes the ${attrWord(op.call)} of ${op.path ? show(op.path) : fd(op.fd!)}`;
+        return op.path ? onPath("change", `${op.api} changes the ${attrWord(op.call)} of ${show(op.path)}`, op.path) : onFd("change", (file) => `${op.api} changes the ${attrWord(op.call)} of ${file}`, op.fd!);
       default:
-        return `${op.api} ${op.kind === "mkdir" ? "makes" : "removes"} ${show(op.path)}`;
+        return onPath(op.kind === "mkdir" ? "make" : "remove", `${op.api} ${op.kind === "mkdir" ? "makes" : "removes"} ${show(op.path)}`, op.path);
     }
   }
+}
+
+/** An operation as the grader is told of it: in words, and as data. */
+type Said = Pick<PendingOp, "what" | "did">;
+
+/** A stored path as StepDid names the file it touches: as `show` names it, and none for the checkpoint's folder. */
+function named(name: string): string | undefined {
+  return /^@\/work\/?$/.test(name) ? undefined : show(name);
 }
 
 /** A stored path as the student knows it ("@/work/checkpoint.json" is "checkpoint.json", "@/work" the checkpoint's folder). */
@@ -248,15 +264,21 @@ class Gate {
    * Announces an operation and waits for its turn. `op` is null for a call that only reads (it
    * cannot fail the way a change can); `now` tells the operation again once its turn came.
    */
-  wait(what: string, footprint: Footprint, op: FsOp | null, now?: () => PendingOp): void {
+  wait(said: Said, footprint: Footprint, op: FsOp | null, now?: () => PendingOp): void {
     const lastFailed = this.lastFailed();
     const granted = this.takeGranted();
     this.waiting = op;
     this.recorder.pushed = null;
-    report({ op: { what: scrubPaths(what, this.root), footprint }, lastFailed, ...(granted ? { granted } : {}) });
+    report({ op: { ...this.scrubbed(said), footprint }, lastFailed, ...(granted ? { granted } : {}) });
     if (this.input.next() === null) process.exit(0); // the grader is gone
     const then = now?.();
-    if (then && (then.what !== what || JSON.stringify(then.footprint) !== JSON.stringify(footprint))) this.granted = { what: scrubPaths(then.what, this.root), footprint: then.footprint };
+    if (then && (then.what !== said.what || JSON.stringify(then.footprint) !== JSON.stringify(footprint))) this.granted = { ...this.scrubbed(then), footprint: then.footprint };
+  }
+
+  /** An operation's words and data with the machine's paths hidden, as every message to the grader has them. */
+  private scrubbed(said: Said): Said {
+    const { touched, ...did } = said.did;
+    return { what: scrubPaths(said.what, this.root), did: { ...did, ...(touched !== undefined ? { touched: scrubPaths(touched, this.root) } : {}) } };
   }
 
   /** The operation let through last as it was when it ran, once, when it differs from how it was announced. */

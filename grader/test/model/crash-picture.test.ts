@@ -9,7 +9,7 @@ import { crashCuts } from "../../crash/cuts.js";
 import { POWER_POLICIES } from "../../crash/power-loss.js";
 import type { Cut, FsOp, Trace } from "../../crash/model.js";
 import { normaliseName } from "../../crash/names.js";
-import { opLabel } from "../../crash/describe.js";
+import { opFacts, opLabel } from "../../crash/describe.js";
 import { replay } from "../../crash/replay.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import { filePreview, previewText, PREVIEW_BYTES, type CallsPicture } from "../../contract/picture.js";
@@ -154,6 +154,30 @@ describe("a call's label", () => {
   test("the checkpoint's folder, opened and fsynced, is labelled \"the folder\", never by the grader's name for it", () => {
     const trace: Trace = { truncated: false, entries: [{ kind: "open", path: "@/work", flags: "r", fd: 9, api: "openSync" }, { kind: "fsync", fd: 9, data: false, api: "fsyncSync" }, { kind: "open", path: "@/work/work", flags: "r", fd: 10, api: "openSync" }] };
     expect([0, 1, 2].map((i) => opLabel(trace, i))).toEqual(["openSync(the folder)", "fsyncSync(the folder)", 'openSync("work")']);
+  });
+
+  test("beside its label, each call's kind and the file it touched as data: the file a descriptor was opened on, a rename's and a link's new name, a program's call by its own kind", () => {
+    const trace: Trace = { truncated: false, entries: [
+      { kind: "open", path: "@/work/.x.tmp", flags: "w", fd: 3, api: "writeFileSync" },
+      { kind: "write", fd: 3, bytes: new Uint8Array(2), position: null, api: "writeFileSync" },
+      { kind: "rename", from: "@/work/.x.tmp", to: "@/work/checkpoint.json", api: "renameSync" },
+      { kind: "open", path: "@/work", flags: "r", fd: 4, api: "openSync" },
+      { kind: "fsync", fd: 4, data: false, api: "fsyncSync" },
+      { kind: "unlink", path: "@/work/old.json", api: "rmSync" },
+      { kind: "attr", call: "fchmodSync", fd: 3, args: [420], api: "fchmodSync" },
+      { kind: "mark", label: "exec:cp a b" },
+      { kind: "close", fd: 3, api: "exec:cp a b" },
+    ] };
+    expect([0, 1, 2, 3, 4, 5, 6, 8].map((i) => opFacts(trace, i))).toEqual([
+      { kind: "open", touched: ".x.tmp" },
+      { kind: "write", touched: ".x.tmp" },
+      { kind: "rename", touched: "checkpoint.json" },
+      { kind: "open", touched: "the folder" },
+      { kind: "fsync", touched: "the folder" },
+      { kind: "unlink", touched: "old.json" },
+      { kind: "mode", touched: ".x.tmp" },
+      { kind: "close", touched: ".x.tmp" },
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { describeDisk } from "../../crash/describe.js";
 import { describePolicy, modelAt, POWER_POLICIES } from "../../crash/power-loss.js";
 import { callRecorder, TMP } from "../support/describe-cut.js";
+import { missingStep } from "../../checks/power-loss/power-window.js";
 import { scratchFolder } from "../support/model-fs.js";
 
 const recordCalls = callRecorder(scratchFolder());
@@ -52,5 +53,30 @@ describe("the disk and the power cut, in words", () => {
       "unsynced data was lost, and folder changes not followed by an fsync of the folder were lost",
       "unsynced data reached the disk, and folder changes not followed by an fsync of the folder were lost",
     ]);
+  });
+});
+
+describe("the step a write is missing against a power cut, in words and as data", () => {
+  test("a rename of data never fsynced is missing the data's fsync; of fsynced data with no fsync of the folder after it, the folder's; with both, none", () => {
+    const write = (opts: { syncData: boolean; syncFolder: boolean }) =>
+      recordCalls((f, w) => {
+        const fd = f.openSync(w(TMP), "w");
+        f.writeSync(fd, "new");
+        if (opts.syncData) f.fsyncSync(fd);
+        f.closeSync(fd);
+        f.renameSync(w(TMP), w("checkpoint.json"));
+        if (opts.syncFolder) {
+          const dir = f.openSync(w(""), "r");
+          f.fsyncSync(dir);
+          f.closeSync(dir);
+        }
+      });
+    const missing = (opts: { syncData: boolean; syncFolder: boolean }) => {
+      const { trace, start } = write(opts);
+      return missingStep(trace, start, trace.entries.length);
+    };
+    expect(missing({ syncData: false, syncFolder: true })).toEqual({ step: "data", words: 'the data of ".checkpoint.json.*.*.tmp" was never fsynced before the rename' });
+    expect(missing({ syncData: true, syncFolder: false })?.step).toBe("folder");
+    expect(missing({ syncData: true, syncFolder: true })).toBeNull();
   });
 });

@@ -28,13 +28,13 @@ export function failureKind(check: Pick<CheckReport, "status" | "message" | "pic
     outcome = `waits on ${check.waitsOn?.join(" and ") ?? "another check"}`;
   } else if (check.cause?.outcome) {
     outcome = check.cause.outcome;
-    if (check.status === "failed" && check.picture) place = placeOf(check.picture, message.split("\n")[0]!);
+    if (check.status === "failed" && check.picture) place = placeOf(check.picture);
   } else if (check.status === "error") {
     const first = message.split("\n")[0]!.replace(/^the grader could not run this check: /, "");
     outcome = `the grader could not run it: ${plainWords(first) || "no reason given"}`;
   } else {
     outcome = message ? outcomeOf(message) : "no story told";
-    if (check.picture) place = placeOf(check.picture, message.split("\n")[0]!);
+    if (check.picture) place = placeOf(check.picture);
   }
   return { key: foldPlurals(`${check.status}|${place}|${outcome}`), outcome, place };
 }

@@ -1,5 +1,7 @@
 // Where a failure happened, read from its picture (contract/picture*.ts) rather than from its
-// story: the same place for two students with the same bug, whatever their code's style. A crash
+// story: the same place for two students with the same bug, whatever their code's style. Each
+// place is made from the picture's data (an op's kind and the file it touched, a kill's step,
+// the step a power cut found missing), never from its words or the story's. A crash
 // inside a call is placed by the kind of file-system call it followed and the file that call
 // touched ("after open of checkpoint.json"), not by its number (a student who writes a temp
 // first has more calls before it) nor by the API (writeFileSync, openSync and `cp` all open the
@@ -10,25 +12,18 @@
 // relative to the first divergence.
 import path from "node:path";
 import { CHECKPOINT } from "../../../grading/calls.js";
-import type { CallsPicture, DiffPicture, LanesPicture, Picture, RunsPicture } from "../../../contract/picture.js";
+import type { CallsPicture, DiffPicture, LanesPicture, MissingStep, Picture, RunsPicture } from "../../../contract/picture.js";
 import type { LanesStep } from "../../../contract/picture-lanes.js";
-import { plainWords } from "./story-words.js";
 
 /** The checkpoint's name in a "calls" picture: the path every Phase 1, power-loss and disk-fault scenario saves to. */
 const CHECKPOINT_NAME = path.posix.basename(CHECKPOINT.$path);
 
-/** The kinds of file-system call a picture's op can be, as the crash recorder names them; an API name starts with its kind ("openSync") unless its label says the kind after it. */
-const OP_KINDS = ["ftruncate", "truncate", "fdatasync", "fsync", "write", "open", "close", "rename", "unlink", "rmdir", "mkdir", "symlink", "link", "copy"];
 
-/**
- * Where a failure happened, in words that are its grouping key: "" when the picture cannot say
- * more than the story's outcome does. `lead` is the story's first line, which a power cut's
- * story gives to the step that was missing ("The data of ... was never fsynced before the rename").
- */
-export function placeOf(picture: Picture, lead: string): string {
+/** Where a failure happened, in words that are its grouping key: "" when the picture cannot say more than the story's outcome does. Read from the picture's data alone. */
+export function placeOf(picture: Picture): string {
   switch (picture.kind) {
     case "calls":
-      return callsPlace(picture, lead);
+      return callsPlace(picture);
     case "runs":
       return runsPlace(picture);
     case "lanes":
@@ -38,11 +33,12 @@ export function placeOf(picture: Picture, lead: string): string {
   }
 }
 
-function callsPlace(picture: CallsPicture, lead: string): string {
-  const { afterOps, written, how, fault } = picture.cut;
+function callsPlace(picture: CallsPicture): string {
+  const { afterOps, written, how, fault, missing } = picture.cut;
   const checkpoint = picture.after.find((f) => f.name === CHECKPOINT_NAME);
   const left = `${CHECKPOINT_NAME} ${checkpoint ? `left ${checkpoint.holds}` : "gone"}`;
-  if (how === "power cut") return `power cut: ${lowerFirst(plainWords(lead).replace(/\.$/, ""))}; ${left}`;
+  if (how === "power cut" && missing) return `power cut: ${MISSING_WORDS[missing]}; ${left}`;
+  if (how === "power cut") return `power cut ${afterOps === 0 ? "before its first file-system call" : `right after ${opWords(lastOpBefore(picture, afterOps))}`}; ${left}`;
   if (how === "fault") return `${fault ?? "a fault"} at ${opWords(picture.ops[afterOps])}; ${left}`;
   // A cut inside a write that wrote nothing is a cut right after the call before it.
   if (written) return `killed inside ${opWords(picture.ops[afterOps])}; ${left}`;
@@ -57,10 +53,11 @@ function callsPlace(picture: CallsPicture, lead: string): string {
 /** The kinds of call that can leave a file empty as they return. */
 const EMPTYING = ["open", "ftruncate", "truncate"];
 
-/** "The data of ..." as "the data of ...", to follow a colon. */
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
+/** The step a power cut found missing, the same words for every submission. */
+const MISSING_WORDS: Record<MissingStep, string> = {
+  data: "the renamed file's data was never fsynced before the rename",
+  folder: "the folder was not fsynced after the rename onto the checkpoint",
+};
 
 /** The last op drawn before the cut, passing over a run of calls the picture leaves out. */
 function lastOpBefore(picture: CallsPicture, afterOps: number): CallsPicture["ops"][number] | undefined {
@@ -69,24 +66,20 @@ function lastOpBefore(picture: CallsPicture, afterOps: number): CallsPicture["op
 
 /** A file-system call as its kind and the file it touched (for a rename, the file it renamed onto): "open of checkpoint.json", "fsync of the folder", "write to another file". */
 export function opWords(op: CallsPicture["ops"][number] | undefined): string {
-  if (!op || !op.what) return "a call";
+  if (!op || op.kind === undefined) return "a call";
   const { kind, where } = opParts(op);
   return `${kind} ${kind === "write" ? "to" : "of"} ${where}`;
 }
 
-/** A file-system call's kind ("open") and the file it touched, by its role ("checkpoint.json", "the folder", "another file"). */
+/** A file-system call's kind ("open") and the file it touched, by its role ("checkpoint.json", "the folder", "another file"): from the op's data, not its label. */
 function opParts(op: CallsPicture["ops"][number] | undefined): { kind: string; where: string } {
-  if (!op || !op.what) return { kind: "call", where: "a file" };
-  const command = /^`[^`]*`: (\w+) "((?:[^"\\]|\\.)*)"/.exec(op.what);
-  const call = /^(\w+)\((.*)\)(?:: (\w+))?$/.exec(op.what);
-  const kind = command ? command[1]! : (call?.[3] ?? OP_KINDS.find((k) => call?.[1]!.toLowerCase().startsWith(k)) ?? call?.[1] ?? "call");
-  const files = command ? [command[2]!] : [...(call?.[2] ?? "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
-  return { kind, where: call?.[2] === "the folder" ? "the folder" : fileRole(files.at(-1)) };
+  if (!op || op.kind === undefined) return { kind: "call", where: "a file" };
+  return { kind: op.kind, where: fileRole(op.touched) };
 }
 
 /** The checkpoint by its name, the scenario's folder as "the folder", any other file (a temp, a copy) as "another file". */
 function fileRole(name: string | undefined): string {
-  if (name === undefined) return "the folder";
+  if (name === undefined || name === "the folder") return "the folder";
   if (name === CHECKPOINT_NAME) return CHECKPOINT_NAME;
   return name === "work" || name === "." ? "the folder" : "another file";
 }
@@ -108,7 +101,7 @@ const KILLED_WORDS: Record<NonNullable<RunsPicture["runs"][number]["killed"]>["a
 /** What went wrong, the writer's call it went wrong after ("a load went wrong after a write to checkpoint.json (renamed since)"), and whether a load changed the disk. */
 function lanesPlace(picture: LanesPicture): string {
   const { kind, afterStep } = picture.failure;
-  const step = picture.steps.find((s) => s.n === afterStep && s.writer && s.what);
+  const step = picture.steps.find((s) => s.n === afterStep && s.writer && s.did);
   const changed = picture.loads.some((l) => l.changed?.length) ? "; a load changed the disk" : "";
   return `${LANES_FAILURE[kind]}${step ? ` after ${stepWords(step)}` : ""}${changed}`;
 }
@@ -119,13 +112,11 @@ function lanesPlace(picture: LanesPicture): string {
  * rename, the file it renamed onto), with what became of that file or the call: "a write to
  * checkpoint.json (renamed since)", "a rename of checkpoint.json (it failed)".
  */
-export function stepWords(step: Pick<LanesStep, "what" | "failed">): string {
-  const [, verb = "", rest = ""] = /^\S+ (\S+) ?(.*)$/.exec(step.what ?? "") ?? [];
-  const [main = "", note = ""] = rest.split(/ \((.*)\)$/);
-  const kind = verb.replace(/s$/, "");
-  const file = fileRole(main.split(" ").filter((w) => /[.*]/.test(w) || w === "work").at(-1));
-  const since = step.failed ? "it failed" : /renamed since|removed since/.exec(note)?.[0];
-  return `a ${kind} ${kind === "write" ? "to" : "of"} ${file}${since ? ` (${since})` : ""}`;
+export function stepWords(step: Pick<LanesStep, "did" | "failed">): string {
+  if (!step.did) return "a call";
+  const { kind, touched } = step.did;
+  const since = step.failed ? "it failed" : step.did.since;
+  return `a ${kind} ${kind === "write" ? "to" : "of"} ${fileRole(touched)}${since ? ` (${since})` : ""}`;
 }
 
 const LANES_FAILURE: Record<LanesPicture["failure"]["kind"], string> = {
