@@ -237,8 +237,9 @@ describe.runIf(isRoot)("as root: target processes without the network", () => {
   });
 
   test("two target processes of one lease are in two namespaces", async () => {
-    const ns = async () => (await startAs(lease, "/bin/sh", ["-c", "readlink /proc/self/ns/net"])).stdout.trim();
-    const [a, b] = [await ns(), await ns()];
+    // Both alive at once: a namespace freed when its process ends may give its number to the next one.
+    const ns = async () => (await startAs(lease, "/bin/sh", ["-c", "readlink /proc/self/ns/net; sleep 1"])).stdout.trim();
+    const [a, b] = await Promise.all([ns(), ns()]);
     expect(a).toMatch(/^net:\[\d+\]$/);
     expect(a).not.toBe(b);
   });
