@@ -65,6 +65,11 @@ export class ReplayDoesNotFit extends Error {
   }
 }
 
+/** What a sandbox failure comes down to, the same for every submission that meets it. */
+export function sandboxOutcome(error: SandboxFailure): string {
+  return `the process running your code ${error.outcome}`;
+}
+
 /** An exception inside a test: the grader's fault, never a verdict on the target. */
 class GraderBug extends Error {
   constructor(readonly cause: unknown) {
@@ -74,7 +79,7 @@ class GraderBug extends Error {
 
 /** A sandbox failure as a story: "The process running your code ran out of memory ..."; its outcome told (told.ts). */
 export function sandboxStory(error: SandboxFailure): string {
-  toldOutcome(`the process running your code ${error.outcome}`, { judged: true });
+  toldOutcome(sandboxOutcome(error), { judged: true });
   const text = `The process running your code ${error.message}`;
   return /[.?!)]$/.test(text) ? text : `${text}.`;
 }

@@ -157,13 +157,15 @@ export function waitWords(unmet: string[]): string {
 
 /**
  * Whether a blocked check's own failure has the cause of its requirement's failure: neither file
- * could be compiled, its own failure is in the run with no crash that the requirement judges, or
- * the two tell one error of the target's (the same thrown or printed on exit).
+ * could be compiled, its own failure is in the run with no crash that the requirement judges, the
+ * two tell one error of the target's (the same thrown or printed on exit), or they went wrong the
+ * same way (one outcome: "firstDivergence returned an earlier step" in both).
  */
 export function sameCause(own: Pick<Verdict, "cause">, required: Pick<Verdict, "status" | "cause"> | undefined): boolean {
   if (required?.status !== "failed" || !own.cause) return false;
   if (own.cause.crashFreeRun) return true;
   if (own.cause.wholeFile && required.cause?.wholeFile) return true;
+  if (own.cause.outcome !== undefined && own.cause.outcome === required.cause?.outcome) return true;
   return (own.cause.errors ?? []).some((e) => (required.cause?.errors ?? []).some((r) => sameError(e, r)));
 }
 

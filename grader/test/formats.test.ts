@@ -158,6 +158,10 @@ describe("report formats", () => {
     expect(sameCause({ cause: { crashFreeRun: true } }, { status: "error" })).toBe(false);
     expect(sameCause({ cause: { errors: [typeError] } }, undefined)).toBe(false);
     expect(sameCause({}, required)).toBe(false);
+    // Gone wrong the same way, with no error: one outcome.
+    const earlier = { outcome: "firstDivergence returned an earlier step" };
+    expect(sameCause({ cause: earlier }, { status: "failed", cause: earlier })).toBe(true);
+    expect(sameCause({ cause: earlier }, { status: "failed", cause: { outcome: "firstDivergence returned a later step" } })).toBe(false);
   });
 
   test("a story told word for word under an earlier check is referenced, not repeated; its replay is still given", () => {
