@@ -51,10 +51,11 @@ export interface CallsPicture {
 
 /**
  * For a power cut that lost the new state, the step the write is missing, as its story tells it
- * first: the renamed file's data was never fsynced before the rename ("data"), or the folder was
- * not fsynced after the rename ("folder").
+ * first: the renamed file's data was never fsynced before the rename ("data"; "data-flush-ignored"
+ * when writeFileSync was asked to flush it and this Node ignored that), or the folder was not
+ * fsynced after the rename ("folder").
  */
-export type MissingStep = "data" | "folder";
+export type MissingStep = "data" | "data-flush-ignored" | "folder";
 
 /** Each op's number among the call's file-system calls (1 for the first), counting the calls a gap before it stands for; a gap gets the number of its first call. */
 export function opNumbers(picture: Pick<CallsPicture, "ops">): number[] {

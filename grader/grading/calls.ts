@@ -155,9 +155,11 @@ function hangHint(call: string): string {
   return "is there a loop that never reaches the last step, or one waiting for a file?";
 }
 
-/** Null when a write returned normally; otherwise what went wrong. */
+/** Null when a write returned normally; otherwise what went wrong (the failure's outcome: it was to return). */
 export function checkWrite(r: CallResult, state: JsonState): string | null {
-  return r.status === "returned" ? null : describeResult(`atomicCheckpoint(path, ${showState(state, 60)})`, r, { call: "atomicCheckpoint" });
+  if (r.status === "returned") return null;
+  toldUnexpected("atomicCheckpoint", r);
+  return describeResult(`atomicCheckpoint(path, ${showState(state, 60)})`, r, { call: "atomicCheckpoint" });
 }
 
 /** Null when a load returned one of the `allowed` states; otherwise what it did instead, and what was expected. `name`: the load as the story names it. */

@@ -3,7 +3,7 @@
 // (contract/verdict.ts) and the report and the class dashboard read instead of the story.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { checkLoad, describeResult } from "../grading/calls.js";
+import { checkLoad, checkWrite, describeResult } from "../grading/calls.js";
 import { forget, judgedOutcome, nothingTold, recordingTold, toldOutcome } from "../grading/told.js";
 import { judgeRecord, gradedTask, type Done } from "../checks/phase2/ledger.js";
 import { DEFAULT_TASK } from "../rubric-task.js";
@@ -74,6 +74,11 @@ describe("what went wrong, the same for every submission with the bug", () => {
       describeResult("atomicCheckpoint", threw("disk full", { code: "ENOSPC" }));
       describeResult("loadCheckpoint", threw("bad", { name: "SyntaxError" }));
     })).toBe("loadCheckpoint threw SyntaxError");
+    // A write that was to return and did not is judged, whatever was told after it (the disk-fault stories tell the fault last).
+    expect(outcomeOf(() => {
+      checkWrite(threw("exists", { code: "EEXIST" }), { a: 1 });
+      describeResult("atomicCheckpoint", threw("disk full", { code: "ENOSPC" }));
+    })).toBe("atomicCheckpoint threw Error (EEXIST)");
     expect(outcomeOf(() => undefined)).toBeUndefined();
   });
 

@@ -42,7 +42,7 @@ export function missingStep(trace: Trace, from: number, to: number, checkpoint =
   if (node?.kind === "file" && !node.data.equals(node.synced)) {
     const unsynced = `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
     const skippedBy = flushIgnoredOn(trace, from, renameAt, rename.from);
-    return { step: "data", words: skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced };
+    return { step: skippedBy ? "data-flush-ignored" : "data", words: skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced };
   }
   const after = modelAt(trace, { at: to }, from);
   if (!after.entryDurable(checkpoint)) {

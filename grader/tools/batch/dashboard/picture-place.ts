@@ -56,6 +56,7 @@ const EMPTYING = ["open", "ftruncate", "truncate"];
 /** The step a power cut found missing, the same words for every submission. */
 const MISSING_WORDS: Record<MissingStep, string> = {
   data: "the renamed file's data was never fsynced before the rename",
+  "data-flush-ignored": "the renamed file's data was never fsynced before the rename: this Node's writeFileSync ignored flush",
   folder: "the folder was not fsynced after the rename onto the checkpoint",
 };
 
