@@ -17,8 +17,8 @@ const rubric = loadRubric();
 const AT = new Date("2026-03-01T14:05:00Z");
 
 /** A check of `status` worth `max` (earning it when passed), with a story. */
-function check(id: string, status: CheckReport["status"], message?: string, max = 8): CheckReport {
-  return { id, title: `title of ${id}`, status, points: status === "passed" ? max : 0, maxPoints: max, crashStates: 0, ...(message ? { message } : {}) };
+function check(id: string, status: CheckReport["status"], message?: string, max = 8, outcome?: string): CheckReport {
+  return { id, title: `title of ${id}`, status, points: status === "passed" ? max : 0, maxPoints: max, crashStates: 0, ...(message ? { message } : {}), ...(outcome ? { cause: { outcome } } : {}) };
 }
 
 /** A deliverable of these checks, its points theirs. */
@@ -44,10 +44,10 @@ function classRows(): Row[] {
     reportPath: `grades-reports/${submission}.json`,
   });
   return [
-    graded("ada", check("phase1.round-trip", "failed", EXDEV), check("phase1.absent", "passed", undefined, 4), check("stretch-diff.first-step", "passed", undefined, 4)),
-    graded("bob", check("phase1.round-trip", "failed", NULL_STORY(12345)), check("phase1.absent", "failed", "Called loadCheckpoint.\nloadCheckpoint returned undefined; expected null", 4), check("stretch-diff.first-step", "failed", "firstDivergence(a, b) returned step 4; expected step 3", 4)),
-    { ...graded("cy", check("phase1.round-trip", "failed", NULL_STORY(7)), check("phase1.absent", "passed", undefined, 4), check("stretch-diff.first-step", "passed", undefined, 4)), modified: ["grader/rubric.json", "lab/x.ts (added)"] },
-    { submission: "dee", report: report([deliverable("phase1", "core", [check("phase1.round-trip", "error", "the grader could not run this check: boom")])]), error: "the grader could not run phase1.round-trip: boom", modified: [], reportPath: "grades-reports/dee.json" },
+    graded("ada", check("phase1.round-trip", "failed", EXDEV, 8, "atomicCheckpoint threw Error (EXDEV)"), check("phase1.absent", "passed", undefined, 4), check("stretch-diff.first-step", "passed", undefined, 4)),
+    graded("bob", check("phase1.round-trip", "failed", NULL_STORY(12345), 8, "loadCheckpoint returned null"), check("phase1.absent", "failed", "Called loadCheckpoint.\nloadCheckpoint returned undefined; expected null", 4, "loadCheckpoint returned undefined"), check("stretch-diff.first-step", "failed", "firstDivergence(a, b) returned step 4; expected step 3", 4, "firstDivergence returned a later step")),
+    { ...graded("cy", check("phase1.round-trip", "failed", NULL_STORY(7), 8, "loadCheckpoint returned null"), check("phase1.absent", "passed", undefined, 4), check("stretch-diff.first-step", "passed", undefined, 4)), modified: ["grader/rubric.json", "lab/x.ts (added)"] },
+    { submission: "dee", report: report([deliverable("phase1", "core", [check("phase1.round-trip", "error", "the grader could not run this check: boom", 8, "the grader could not run it: boom")])]), error: "the grader could not run phase1.round-trip: boom", modified: [], reportPath: "grades-reports/dee.json" },
     { submission: "eve", report: null, error: "no starter/ folder and no checkpoint.ts", modified: [] },
   ];
 }

@@ -32,7 +32,7 @@ function storyKill(story: string): { step: number; at: string } | null {
 describe("pictures of runs in a grade", () => {
   test.each([
     { fixture: "phase2/skip-step-on-resume", check: "phase2.boundary-crash", wrong: /step (\d+) never ran/ },
-    { fixture: "phase3/replays-steps", check: "phase3.killed-session", wrong: /step (\d+) ran \d+ times/ },
+    { fixture: "phase3/restart-after-kill", check: "phase3.killed-session", wrong: /step (\d+) ran \d+ times/ },
     { fixture: "stretch-git/no-reset", check: "stretch-git.killed-in-commit", wrong: null },
   ])("$fixture, $check: the kill is at the run and step the story names, the wrong step is the story's, and the SVG's elements say the same", async ({ fixture, check, wrong }) => {
     const target = await composeTarget(path.join(REPO_ROOT, "grader/fixtures", fixture));

@@ -3,15 +3,13 @@
 // picture, when the check draws one: picture-place.ts) and what went wrong: the outcome its cause
 // holds (contract/verdict.ts), made by the grader from what the story was made from. A check that
 // waits on another is one kind per check it waits on. A failure whose cause names no outcome (a
-// report of a grader that did not record one for that story) falls back to the story's judged
-// outcome as story-words.ts reads it.
+// story of a check written without one) is a kind of its own.
 import type { CheckReport } from "../../../report/report.js";
 import { placeOf } from "./picture-place.js";
-import { foldPlurals, outcomeOf, plainWords } from "./story-words.js";
 
 /** A failure's kind: what went wrong and where, which together are its key. */
 export interface FailureKind {
-  /** Equal for two failures of one kind, and only for them (a number's word in the singular: "ran # time" for 2 and 3 times). */
+  /** Equal for two failures of one kind, and only for them. */
   key: string;
   /** What went wrong: "loadCheckpoint threw SyntaxError", "waits on phase1.round-trip". */
   outcome: string;
@@ -21,7 +19,6 @@ export interface FailureKind {
 
 /** The kind of a check that did not pass (failed, waits on another check, or could not be run). */
 export function failureKind(check: Pick<CheckReport, "status" | "message" | "picture" | "waitsOn" | "cause">): FailureKind {
-  const message = check.message ?? "";
   let outcome: string;
   let place = "";
   if (check.status === "blocked") {
@@ -29,12 +26,9 @@ export function failureKind(check: Pick<CheckReport, "status" | "message" | "pic
   } else if (check.cause?.outcome) {
     outcome = check.cause.outcome;
     if (check.status === "failed" && check.picture) place = placeOf(check.picture);
-  } else if (check.status === "error") {
-    const first = message.split("\n")[0]!.replace(/^the grader could not run this check: /, "");
-    outcome = `the grader could not run it: ${plainWords(first) || "no reason given"}`;
   } else {
-    outcome = message ? outcomeOf(message) : "no story told";
-    if (check.picture) place = placeOf(check.picture);
+    // No outcome recorded (a story of a check written without one): its own kind, never grouped by guessing from its words.
+    outcome = `${check.status === "error" ? "the grader could not run it" : "no outcome recorded"}: ${(check.message ?? "").split("\n")[0]}`;
   }
-  return { key: foldPlurals(`${check.status}|${place}|${outcome}`), outcome, place };
+  return { key: `${check.status}|${place}|${outcome}`, outcome, place };
 }
