@@ -3,6 +3,7 @@
 // finishes within the stated bound, writes a valid report in which exactly the expected checks
 // fail (in the full grades, every other deliverable keeps every point), leaves no process
 // behind, and keeps the student's words clean.
+import { SCHEMA_VERSION } from "../report/report.js";
 import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
@@ -52,7 +53,7 @@ describe.concurrent("hostile fixtures", () => {
       // As a user of its own (the grade runs as root), an attack on the grader's process fails.
       const fails = report.targetUser?.separate ? (failsAsOwnUser ?? asGraderUser) : asGraderUser;
       expect(run.exitCode).toBe(expectedExit(report, fails, only));
-      expect(report.schemaVersion).toBe(5);
+      expect(report.schemaVersion).toBe(SCHEMA_VERSION);
       // The messages of the checks that did not pass, in the failure's output: a check lost under load says why.
       expect(notPassed(report), JSON.stringify(notPassedWhy(report), null, 1)).toEqual([...fails].sort());
       if (only.length === 0) expect(report.deliverables.filter((d) => d.status === "graded").map((d) => d.id)).toEqual(["phase1", "phase2", "phase3", "stretch-git", "stretch-diff", "power-loss", "concurrency", "disk-faults"]);
