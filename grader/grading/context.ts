@@ -1,7 +1,7 @@
 // What a check works with: its seed, its sandboxes, and the words for its verdict.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { Sandbox, SandboxFailure } from "../sandbox/supervisor/host-client.js";
+import { Sandbox, checkStopped } from "../sandbox/supervisor/host-client.js";
 import type { Limits } from "../sandbox/messages/limits.js";
 import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
 import { UserLease } from "../sandbox/identity/target-user.js";
@@ -76,7 +76,7 @@ export class CheckContext {
 
   /** Runs the target in a real process of its own, under the limits; killed if the check is abandoned. */
   async process(req: Omit<ProcessRequest, "limits" | "signal">): Promise<ProcessOutcome> {
-    if (this.abandon.signal.aborted) throw new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time");
+    if (this.abandon.signal.aborted) throw checkStopped();
     // Processes over one folder are one user's (a session leaves files the next one rewrites).
     let folder = this.folderUsers.get(req.root);
     if (!folder) this.folderUsers.set(req.root, (folder = { lease: UserLease.of(this.config.identity), running: 0 }));

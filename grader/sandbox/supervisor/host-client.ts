@@ -23,6 +23,12 @@ export class SandboxFailure extends Error {
   }
 }
 
+/** The failure of a call made after its check ran out of time and stopped its processes: its words are its outcome. */
+export function checkStopped(): SandboxFailure {
+  const words = "was stopped: the check ran out of time";
+  return new SandboxFailure("died", words, words);
+}
+
 export interface SandboxOptions {
   hostFile: string;
   config: HostConfig;
@@ -181,7 +187,7 @@ export class Sandbox {
   }
 
   private start(): Promise<void> {
-    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time"));
+    if (this.retired) return Promise.reject(checkStopped());
     if (this.ready) return this.ready;
     this.ready = this.closed.then(() => this.launch());
     return this.ready;
@@ -189,7 +195,7 @@ export class Sandbox {
 
   /** Starts the host process; resolves once it says it is ready. */
   private launch(): Promise<void> {
-    if (this.retired) return Promise.reject(new SandboxFailure("died", "was stopped: the check ran out of time", "was stopped: the check ran out of time"));
+    if (this.retired) return Promise.reject(checkStopped());
     const { limits, hostFile, config } = this.opts;
     // The host's folders are the target's (the host makes its scenarios there); it starts in them, with nothing else to follow.
     const { work, tmpBase } = config;
