@@ -10,6 +10,7 @@ import type { Variant } from "./prepare.js";
 import type { Cause, Verdict } from "../contract/verdict.js";
 import { forget, judgedOutcome, nothingTold, type Told } from "./told.js";
 import type { Picture } from "../contract/picture.js";
+import type { Counted, ProcessorClock } from "../sandbox/supervisor/processor-clock.js";
 
 let sandboxCount = 0;
 
@@ -31,7 +32,14 @@ export class CheckContext {
     readonly checkId: string,
     /** The files this run of the check uses (null when the target could not be compiled). */
     readonly variant: Variant | null,
+    /** The check's clock, which counts the time of the processes that run the target's code (its deadline reads it). */
+    private readonly clock?: ProcessorClock,
   ) {}
+
+  /** Counts a process of the target's on the check's clock until the returned function is called. */
+  count(it: Counted): () => void {
+    return this.clock?.count(it) ?? (() => {});
+  }
 
   /** Bundle file per module name, for this variant. */
   get bundles(): Record<string, string> {
@@ -63,6 +71,7 @@ export class CheckContext {
       },
       limits: this.limits,
       onLimit: () => (this.limitHit = true),
+      clock: this.clock,
     });
     this.sandboxes.push(box);
     // A check abandoned at its deadline that still runs gets a sandbox that refuses every request.
@@ -85,7 +94,7 @@ export class CheckContext {
     let outcome: ProcessOutcome;
     try {
       const bundle = folder.lease.bundle(req.bundle, `${req.root}-bundles`);
-      outcome = await runProcess(this.config.hostFile, { ...req, bundle, labSteps: this.config.rubric.task.steps, limits: this.limits, signal: this.abandon.signal, lease: folder.lease });
+      outcome = await runProcess(this.config.hostFile, { ...req, bundle, labSteps: this.config.rubric.task.steps, limits: this.limits, signal: this.abandon.signal, lease: folder.lease, clock: this.clock });
     } finally {
       // Once none runs there, whatever they left running (a daemon) ends.
       if (--folder.running === 0) folder.lease.sweep();

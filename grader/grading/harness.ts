@@ -8,7 +8,7 @@ import { assertChecksMatchManifest, deliverableModules, rubricDeliverable } from
 import { prepareTarget, type PreparedTarget, type Variant } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
-import { FairClock, withinDeadline } from "./fair-clock.js";
+import { ProcessorClock, withinDeadline } from "../sandbox/supervisor/processor-clock.js";
 import { ReplayDoesNotFit, sandboxOutcome, sandboxStory } from "./property.js";
 import { recordingTold } from "./told.js";
 import type { Verdict } from "../contract/verdict.js";
@@ -95,9 +95,10 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>, contexts: CheckContext[]): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
   if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true, ...(target.problemOutcome ? { outcome: target.problemOutcome } : {}) }), crashStates: 0, replayed: false, limitHit: false };
   const { checkMs, callMs } = config.rubric.limits;
-  // The deadline counts the time the machine could give the check, not the time it waited for a
-  // processor behind other work; past the wall-time cap, the machine never gave it enough.
-  const clock = FairClock.start();
+  // The deadline counts the processor time of the check's processes (and the wall time while one it
+  // waits on is blocked), not the time they waited for a processor behind other work; past the
+  // wall-time cap, the machine never gave it enough.
+  const clock = ProcessorClock.start();
   const wallCapMs = checkWallCapMs(config.rubric.limits);
   const late = (ctx: CheckContext, why: "deadline" | "machine"): Verdict => {
     // Whether a call had met its own limit before the check ran out of time: then the calls were not merely slow.
@@ -105,11 +106,10 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
     ctx.limitHit = true;
     const wall = formatMinutes(clock.wallMs());
     if (why === "machine") {
-      return { status: "error", cause: { outcome: "the machine was too busy to finish it" }, message: `the machine was too busy to finish this check: in ${wall} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a check may take. Grade again on a machine with processors to spare.` };
+      return { status: "error", cause: { outcome: "the machine was too busy to finish it" }, message: `the machine was too busy to finish this check: in ${wall} it had ${formatSeconds(clock.usedMs())} of the ${formatSeconds(checkMs)} a check may take. Grade again on a machine with processors to spare.` };
     }
-    const busy = clock.wallMs() > 1.25 * clock.fairMs() ? ` (it ran for ${wall}; only the time the busy machine had a processor for it counts)` : "";
     return ctx.failed(
-      `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take${busy}. ` +
+      `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take. ` +
         (callMetLimit
           ? `A call into your code did not return within its limit of ${formatSeconds(callMs)}, which costs that time at each try: is there a loop that never ends?`
           : `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`),
@@ -128,12 +128,12 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       const variant = variants[i]!;
       const tried = i > 0 ? await warranted(variant.standIns) : true;
       if (tried === false) continue;
-      const ctx = new CheckContext(config, check.id, variant);
+      const ctx = new CheckContext(config, check.id, variant, clock);
       contexts.push(ctx);
       // A variant with others after it gets half the time left, so the variant with every stand-in always has its turn.
       const last = i === variants.length - 1;
-      const until = clock.fairMs() + (last ? 1 : 0.5) * (checkMs - clock.fairMs());
-      const outcome = await withinDeadline(runOne(check, ctx), { clock, fairMs: until, wallMs: wallCapMs }, (why) => late(ctx, why));
+      const until = clock.usedMs() + (last ? 1 : 0.5) * (checkMs - clock.usedMs());
+      const outcome = await withinDeadline(runOne(check, ctx), { clock, usedMs: until, wallMs: wallCapMs }, (why) => late(ctx, why));
       if (ctx.limitHit) await ctx.close();
       // A limit met (a hang, a death) costs its time in every variant it is tried in: after one,
       // only the last variant still to be tried (the one with the most stand-ins) is, of those warranted.

@@ -11,7 +11,7 @@ import { formatSeconds } from "../sandbox/messages/limits.js";
 import { prepareTarget, type Variant } from "./prepare.js";
 import { leaveTrace, union, type Trace } from "../target/trace.js";
 import { sandboxStory } from "./property.js";
-import { FairClock, withinDeadline } from "./fair-clock.js";
+import { ProcessorClock, withinDeadline } from "../sandbox/supervisor/processor-clock.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 
 export interface MeasurementDefinition {
@@ -43,17 +43,17 @@ export async function runMeasurement(m: MeasurementDefinition, config: GradeConf
   // One the machine cut short (or that could not run) leaves none: its deliverable is not cached.
   const inputs = union(traces);
   const variant: Variant = { label: "", bundles, standIns: [] };
-  const ctx = new CheckContext(config, m.id, variant);
   // A measurement never stops the grade: a target that hangs, or kills what runs it, leaves a
-  // report that says so. It has the time of one check, counted as a check's is (fair-clock.ts).
+  // report that says so. It has the time of one check, counted as a check's is (processor-clock.ts).
   const { checkMs } = config.rubric.limits;
-  const clock = FairClock.start();
+  const clock = ProcessorClock.start();
+  const ctx = new CheckContext(config, m.id, variant, clock);
   const late = (why: "deadline" | "machine"): string =>
     why === "machine"
-      ? `the machine was too busy to measure it: in ${formatSeconds(clock.wallMs())} it had ${formatSeconds(clock.fairMs())} of the ${formatSeconds(checkMs)} a measurement may take (it is not scored)`
+      ? `the machine was too busy to measure it: in ${formatSeconds(clock.wallMs())} it had ${formatSeconds(clock.usedMs())} of the ${formatSeconds(checkMs)} a measurement may take (it is not scored)`
       : `the measurement did not finish within ${formatSeconds(checkMs)}, the most one may take (it is not scored)`;
   try {
-    const outcome = await withinDeadline<MeasurementReport | string>(m.run(ctx, unusable), { clock, fairMs: checkMs, wallMs: checkWallCapMs(config.rubric.limits) }, late);
+    const outcome = await withinDeadline<MeasurementReport | string>(m.run(ctx, unusable), { clock, usedMs: checkMs, wallMs: checkWallCapMs(config.rubric.limits) }, late);
     if (typeof outcome === "string") return unmeasured(m, outcome);
     if (inputs && !ctx.limitHit) leaveTrace(config.work, m.id, inputs);
     return outcome;

@@ -1,5 +1,5 @@
 // A machine kept busy by other work never fails correct code for time: the check's deadline counts
-// the time the machine could give the check, not the time the check waited for a processor. The
+// its processes' processor time, not the time they waited for a processor. The
 // target is the solution with loads that compute for a while (correct, and slowed by the busy
 // machine whatever its disk); its check is graded quietly first, then under eight spinning
 // processes per processor with a deadline well above the quiet time and well below the loaded wall time.
@@ -24,9 +24,9 @@ test("with eight spinning processes per processor, a correct target passes a che
   expect(quiet?.status).toBe("passed");
   const quietMs = quiet?.durationMs ?? 0;
   expect(quietMs).toBeGreaterThan(0);
-  // 4x, not less: the clock counts a processor's share, and a processor does less work in a second
-  // while every one is busy (measured on a 2-core virtual machine: the same check's sandbox host
-  // used 4.5 s of processor quiet and 9.5 s under this load), which no reading of /proc/stat shows.
+  // 4x, not less: a processor does less work in a second while every one is busy (measured on a
+  // 2-core virtual machine: the same check's sandbox host used 4.5 s of processor quiet and 9.5 s
+  // under this load), which no reading of a process shows.
   const checkMs = Math.ceil((4 * quietMs) / 1000) * 1000;
   const rubric = rubricWithCheckMs(scratch.path, { checkMs });
   const busy = keepProcessorsBusy(8);

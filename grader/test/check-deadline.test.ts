@@ -1,6 +1,7 @@
 // A check's deadline (`checkMs`) holds on the target: a target whose every call is slow, each within
-// its own limit, fails the check with the deadline's message once the check has had `checkMs` of
-// the machine's time. (That a busy machine does not fail a correct one: check-deadline-under-load.)
+// its own limit, fails the check with the deadline's message once the check's processes have had
+// `checkMs` (sandbox/supervisor/processor-clock.ts). (That a busy machine does not fail a correct
+// one: check-deadline-under-load.)
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { checkOf, grade } from "./support/grade.js";
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => scratch.cleanup());
 
 test("a target whose every load waits 0.7 s, within its 5 s call limit, fails a check limited to 6 s with the deadline's message", async () => {
-  // Waits without using a processor: the deadline counts the machine's time, and a quiet machine's is the wall's.
+  // Waits without using a processor: the host is blocked while the check waits on it, and that counts by the wall.
   const target = solutionWithSlowLoads(scratch.path, "slow-load", "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);");
   const rubric = rubricWithCheckMs(scratch.path, { checkMs: 6_000 });
   const run = await grade(target, ["--only", "phase1.round-trip", "--rubric", rubric]);

@@ -1,4 +1,4 @@
-// The parts of `npm run grade-batch` that need no grade: CSV quoting, limits scaled to the load,
+// The parts of `npm run grade-batch` that need no grade: CSV quoting, how many grades run at once and how long each may take,
 // the comparison of a clone's grader files with the student template.
 import fs from "node:fs";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
 import { loadRubric } from "../rubric.js";
 import { csvField } from "../tools/batch/gradebook.js";
-import { defaultJobs, loadFactor, scaledRubric } from "../tools/batch/load.js";
+import { defaultJobs, loadFactor } from "../tools/batch/load.js";
 import { modifiedFiles, pristineDigests } from "../tools/batch/modified.js";
 import { writeTemplate } from "./support/batch.js";
 
@@ -16,13 +16,9 @@ describe("grade-batch's parts", () => {
     expect(["plain", "a, b", 'say "hi"', "two\nlines", ""].map(csvField)).toEqual(["plain", '"a, b"', '"say ""hi"""', '"two\nlines"', ""]);
   });
 
-  test("time limits grow with the grades that share the cores; memory limits do not", () => {
+  test("one grade runs per two cores, and the wall time a grade may take grows with the grades that share the cores", () => {
     expect([defaultJobs(1), defaultJobs(2), defaultJobs(3), defaultJobs(16)]).toEqual([1, 1, 1, 8]);
     expect([loadFactor(1, 2), loadFactor(2, 2), loadFactor(3, 2), loadFactor(4, 16)]).toEqual([1, 2, 3, 1]);
-    const rubric = loadRubric();
-    const scaled = scaledRubric(rubric, 2.5);
-    expect(scaled.limits).toEqual({ ...rubric.limits, callMs: rubric.limits.callMs * 2.5, processMs: rubric.limits.processMs * 2.5, checkMs: rubric.limits.checkMs * 2.5 });
-    expect(scaled.deliverables).toEqual(rubric.deliverables);
   });
 
   test("a clone checked out with CRLF line ends is unmodified; one without grader/ lacks the whole folder", async () => {

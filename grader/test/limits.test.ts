@@ -24,25 +24,18 @@ async function withTarget<T>(source: string, use: (call: () => Promise<CallResul
 }
 
 describe.concurrent("limits", () => {
-  // Whether a try that used half its processor time runs again is call-retry.test.ts' runsAgain;
-  // here, how much one try used cannot be bounded from above: a busy machine gives a retried try
-  // a longer limit, and whatever share of a processor it then finds.
-  test("an endless loop is stopped by a try in which it used at least half its callMs of processor time; the next call is not made, and the host lives on", async () => {
+  // How much processor time the stopped call used is call-limit.test.ts'; here, the host's side.
+  test("an endless loop is stopped by its limit of processor time; the next call is not made, and the host lives on", async () => {
     await withTarget(`let n = 0;\nexport function run() { if (n++ === 0) for (;;) { try {} catch {} } return n; }`, async (call) => {
-      const started = Date.now();
       const [first, second] = await call();
-      // 1 s on a quiet machine; on a busy one, a try long enough to give it its 0.5 s of the machine.
-      expect(Date.now() - started).toBeLessThan(60_000);
       expect(first).toMatchObject({ status: "timed-out", detail: "did not return within 0.5 s" });
-      const { cpuMs } = first as { cpuMs: number };
-      expect(cpuMs).toBeGreaterThanOrEqual(250);
       expect(second).toMatchObject({ status: "timed-out", skippedAfter: "run did not return within 0.5 s" });
       const again = await call();
       expect(again[0]!.status).toBe("timed-out"); // a fresh instance: n is 0 again, so it loops again
     });
   });
 
-  test("a call that meets its limit without using the CPU (a starved process) runs again with more time", async () => {
+  test("a call that sleeps past its limit without using a processor returns: its limit counts processor time", async () => {
     await withTarget(`export function run() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800); return "slept"; }`, async (call) => {
       const [first] = await call();
       expect(first).toMatchObject({ status: "returned", value: { preview: '"slept"' } });

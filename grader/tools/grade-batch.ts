@@ -16,7 +16,7 @@ import { gradesAsRoot, keepFromTargets } from "../sandbox/identity/target-user.j
 import { USAGE, parseBatchArgs, type BatchArgs } from "./batch/args.js";
 import type { Row } from "./batch/gradebook.js";
 import { gradebookPaths, writeGradebook } from "./batch/gradebook-files.js";
-import { defaultJobs, loadFactor, scaledRubric, writeRubric } from "./batch/load.js";
+import { defaultJobs, loadFactor } from "./batch/load.js";
 import { modifiedFiles, pristineDigests } from "./batch/modified.js";
 import { Progress, clock } from "./batch/progress.js";
 import { runGrade, stopAllGrades } from "./batch/run-grade.js";
@@ -63,22 +63,22 @@ async function main(argv: string[]): Promise<number> {
 
   const cores = os.availableParallelism();
   const jobs = Math.min(args.jobs ?? defaultJobs(cores), submissions.length);
-  const factor = loadFactor(jobs, cores);
-  const scaled = scaledRubric(rubric, factor);
-  const wallMs = args.timeoutMs ?? gradeBoundMs(scaled.limits);
+  // The rubric's limits count processor time, which grades side by side do not change; only the
+  // wall time each grade may take grows with the grades that share the cores.
+  const wallMs = args.timeoutMs ?? Math.ceil(gradeBoundMs(rubric.limits) * loadFactor(jobs, cores));
+  const rubricArgs = args.rubric ? ["--rubric", path.resolve(args.rubric)] : [];
   const scratch = await dir({ unsafeCleanup: true, prefix: "grade-batch-" });
   // Interrupted: the grades running are stopped, no other starts, and no gradebook is written.
   let interrupted: Promise<void> | undefined;
   const onSignal = () => void (interrupted ??= stopAllGrades());
   process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
   try {
-    const rubricFile = writeRubric(scaled, scratch.path);
     const pristine = pristineDigests(REPO_ROOT);
-    console.error(`Grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"}${ofShard}, ${jobs} at a time on ${cores} cores (time limits x${+factor.toFixed(2)}, at most ${clock(wallMs)} each).`);
+    console.error(`Grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"}${ofShard}, ${jobs} at a time on ${cores} cores (at most ${clock(wallMs)} each).`);
     const progress = new Progress(submissions.length);
     const started = Date.now();
     const rows = await inParallel(submissions, jobs, async (s) => {
-      const row = await gradeOne(s, { reportsDir, out, pristine, wallMs, args: ["--rubric", rubricFile, ...args.gradeArgs] });
+      const row = await gradeOne(s, { reportsDir, out, pristine, wallMs, args: [...rubricArgs, ...args.gradeArgs] });
       progress.finished({ submission: s.name, failed: !!row.error, outcome: row.error ? `error: ${row.error}` : describe(row) });
       return row;
     });

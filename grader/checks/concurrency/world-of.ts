@@ -31,11 +31,15 @@ export async function withWorld<T>(ctx: CheckContext, writers: number, use: (wor
   let done = false;
   // A check abandoned at its deadline while it still runs: its processes are ended (and started again for the next).
   ctx.own({ close: async () => (done ? undefined : closeWorlds()) });
+  let uncount: (() => void)[] = [];
   try {
     const actors = await actorsFor(ctx);
+    // Their processor time counts on the check's clock; their waiting never does: they wait for their turn, which the grader gives.
+    uncount = actors.map((a) => ctx.count({ pid: () => a.pid, waitedOn: () => false }));
     const work = path.join(ctx.config.work, `${ctx.checkId}-${process.pid}-${Date.now()}`);
     return await use(new World(actors.slice(0, writers), actors[MAX_WRITERS]!, work, ctx.limits, ctx.seed, poolLease ?? undefined));
   } finally {
+    for (const stop of uncount) stop();
     done = true;
     holder = null;
     release();

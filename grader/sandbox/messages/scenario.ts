@@ -57,10 +57,8 @@ export type CallResult =
   /**
    * Stopped by the time limit; `importing` when it was the module's top level. A call after one
    * that timed out is never made: `skippedAfter` says which ("loadCheckpoint did not return within 5 s").
-   * `share`, the share of a processor a runnable thread got meanwhile (see busy-machine.ts);
-   * `cpuMs`, the processor time it used (whether it runs again: see time-limit.ts' runsAgain).
    */
-  | { status: "timed-out"; detail: string; importing?: boolean; skippedAfter?: string; share?: number; cpuMs?: number }
+  | { status: "timed-out"; detail: string; importing?: boolean; skippedAfter?: string }
   | { status: "import-failed"; error: ErrorSummary };
 
 export interface ValueSummary {

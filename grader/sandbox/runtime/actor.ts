@@ -61,7 +61,7 @@ async function runOne(target: CompiledTarget, call: ActorCall, input: LineReader
     } catch (error) {
       exports = error instanceof Error ? error : new Error(String(error));
     }
-    result = runCall(exports, call.name, resolveArgs(call.args, call.root), { root: call.root, limit: { ms: call.limitMs, nominalMs: call.limitMs }, frames: (e) => target.frames.of(e) });
+    result = runCall(exports, call.name, resolveArgs(call.args, call.root), { root: call.root, limitMs: call.limitMs, frames: (e) => target.frames.of(e) });
   } finally {
     restoreClock();
   }

@@ -8,7 +8,7 @@ import type { Cut, Trace } from "../../crash/model.js";
 import { diskKeys } from "../../crash/same-disk.js";
 import { SharedRuns } from "./shared-runs.js";
 import { CompiledTarget } from "./target/instance.js";
-import { CallTimedOut, nextLimit, runsAgain, withTimeLimit } from "./target/time-limit.js";
+import { withCallLimits } from "./target/time-limit.js";
 import { listDisk } from "./disk.js";
 import { runScenarioSteps } from "./target/scenario-steps.js";
 import type { CallResult } from "../messages/scenario.js";
@@ -37,12 +37,11 @@ export class Host {
   private recorder: Recorder | null = null;
   private readonly pending = new PendingOps();
   readonly fs = createRecordingFs(() => this.recorder, this.pending);
-  /** The call the target is in and its time limit, for `progress` while it waits for a program it runs. */
+  /** The call the target is in, for `progress` while it waits for a program it runs. */
   private currentCall = "";
-  private currentLimitMs = 0;
   // Every program the target runs is progress: a call that waits for many of them (a git-backed
   // runner's ten commits) is not a call stuck in a system call.
-  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall, this.currentLimitMs) });
+  private readonly childProcess = createRecordingChildProcess(() => this.recorder, { ended: () => this.progress(this.currentCall) });
   private nextPid = 4001;
   /** The next process id when the first case of a property began: every case starts from it again. */
   private casePid: number | null = null;
@@ -52,11 +51,8 @@ export class Host {
   private readonly folder: ScenarioFolder;
   /** The scenario whose folder is open, and what to put back when it closes. */
   private current: { root: string; savedCwd: string; savedTmp: string | undefined; savedHome: string | undefined } | null = null;
-  /**
-   * Tells the grader that the host is still making progress: the call it is in, and that call's
-   * time limit (a call tried again on a busy machine has a longer one). Set per request by the serving loop.
-   */
-  progress: (call: string, limitMs: number) => void = () => {};
+  /** Tells the grader that the host is still making progress, and the call it is in. Set per request by the serving loop. */
+  progress: (call: string) => void = () => {};
 
   constructor(readonly config: HostConfig) {
     this.folder = new ScenarioFolder(config.work, config.tmpBase);
@@ -113,68 +109,50 @@ export class Host {
   /** Recovers from each crash state of a batch: most of them back to back (see `runChunk`), the others alone. */
   private async runMany(module: string, scenarios: Scenario[], shared: SharedRuns | null): Promise<ManyReply[]> {
     const replies: ManyReply[] = [];
-    while (replies.length < scenarios.length) {
-      const chunk = this.runChunk(module, scenarios, replies, shared);
-      if (chunk === "limit") {
-        // The chunk met its time limit: the scenario it was in runs again alone, with a limit on
-        // each call (it has met one shared limit already; a second would cost its time again).
+    while (replies.length < scenarios.length && !timedOut(replies.at(-1))) {
+      const open = this.runChunk(module, scenarios, replies, shared);
+      if (!open) continue;
+      // The scenario left work for the event loop: it has its turn now, as it would alone.
+      try {
         await this.pending.settle();
-        this.recorder?.closeLeftovers();
-        this.close({ thorough: true });
-        const reply = await this.run(module, scenarios[replies.length]!, { quick: false });
+        const reply = this.report(open.scenario, open.results, {});
         replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
-        // A recovery that timed out ends the batch: the grader judges the cases up to it.
-        if (reply.results.some((r) => r.status === "timed-out")) break;
-      } else if (chunk.open) {
-        // The scenario left work for the event loop: it has its turn now, as it would alone.
-        try {
-          await this.pending.settle();
-          const reply = this.report(chunk.open.scenario, chunk.open.results, {});
-          replies.push({ results: reply.results, effects: reply.effects, git: reply.git });
-        } finally {
-          this.close();
-        }
+      } finally {
+        this.close();
       }
     }
     return replies;
   }
 
   /**
-   * Runs scenarios back to back under one time limit (one watchdog thread for many of them),
-   * adding a reply for each, until all are done, a quarter of the limit has passed, or one leaves
-   * work for the event loop (it is returned open, its calls made). A chunk that meets the limit
-   * ("limit") leaves the scenario it was in open, to be run again alone: the scenarios before it
-   * ended well within the limit, so each of their calls did too.
+   * Runs scenarios back to back, each call under its own limit, adding a reply for each, until
+   * all are done, a second has passed (the event loop has its turn), one timed out (a recovery that
+   * timed out ends the batch: the grader judges the cases up to it), or one leaves work for the
+   * event loop (it is returned open, its calls made).
    */
-  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[], shared: SharedRuns | null): "limit" | { open: { scenario: Scenario; results: CallResult[] } | null } {
-    const started = Date.now();
-    const firstPids = new Map<number, number>();
+  private runChunk(module: string, scenarios: Scenario[], replies: ManyReply[], shared: SharedRuns | null): { scenario: Scenario; results: CallResult[] } | null {
+    const started = performance.now();
     const stopWatching = watchMicrotasks();
     try {
-      const chunk = sharedLimit(() => {
-        while (replies.length < scenarios.length && Date.now() - started < this.config.callMs / 4) {
+      return withCallLimits(() => {
+        while (replies.length < scenarios.length && !timedOut(replies.at(-1)) && performance.now() - started < CHUNK_MS) {
           const taken = shared?.replyFor(replies.length);
           if (taken) {
             replies.push({ ...taken, shared: true });
             continue;
           }
           const scenario = scenarios[replies.length]!;
-          firstPids.set(replies.length, this.nextPid);
           const root = this.open(scenario, {});
-          const results = this.runScenarioSteps(module, scenario, root, this.config.callMs, untimed);
-          if (this.pending.count > 0 || microtasksQueued()) return { open: { scenario, results } };
+          const results = this.runScenarioSteps(module, scenario, root);
+          if (this.pending.count > 0 || microtasksQueued()) return { scenario, results };
           const reply = this.report(scenario, results, {});
           const many = { results: reply.results, effects: reply.effects, git: reply.git };
           shared?.remember(replies.length, this.recorder!.recoveryFootprint(), many);
           this.close();
           replies.push(many);
         }
-        return { open: null };
-      }, this.config.callMs);
-      if (chunk) return chunk;
-      // Cut short anywhere: the scenario in progress gets its process ids again when it runs again.
-      this.nextPid = firstPids.get(replies.length) ?? this.nextPid;
-      return "limit";
+        return null;
+      });
     } catch (error) {
       this.close({ thorough: true });
       throw error;
@@ -183,40 +161,12 @@ export class Host {
     }
   }
 
-  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes; `quick` (the default) tries one limit for all its calls first. */
-  async run(module: string, scenario: Scenario, opts: RunOptions & { quick?: boolean } = {}): Promise<RunReply> {
-    const { quick = true, ...wanted } = opts;
-    const firstPid = this.nextPid;
-    // First all the calls under one limit (a time limit starts a watchdog thread, which costs more
-    // than a small call): when they end within it, each call did too, and that is the outcome.
-    // When not, the scenario runs again from the start with a limit on each call, as it always would.
-    const reply = quick ? await this.runOnce(module, scenario, wanted, { ms: this.config.callMs, shared: true }) : null;
-    if (reply) return reply;
-    this.nextPid = firstPid;
-    // A call that met its time limit while this process hardly ran (a busy machine, not a slow
-    // call) is not the target's fault: the scenario runs again from the start, with more time.
-    // One that has used half its limit of processor time has had its chance, however busy the machine.
-    const nominal = this.config.callMs;
-    for (let attempt = 0, ms = nominal; ; attempt++) {
-      const reply = (await this.runOnce(module, scenario, wanted, { ms, shared: false }))!;
-      const starved = reply.results.find((r) => r.status === "timed-out" && runsAgain(r, nominal));
-      if (attempt === MAX_RETRIES || !starved || starved.status !== "timed-out") return reply;
-      ms = nextLimit(ms, nominal, starved.share);
-      this.nextPid = firstPid;
-    }
-  }
-
-  /** One run of a scenario, each call limited to `limit.ms`; with `limit.shared`, all its calls under one limit, and null when they did not end within it. */
-  private async runOnce(module: string, scenario: Scenario, wanted: RunOptions, limit: { ms: number; shared: boolean }): Promise<RunReply | null> {
+  /** Builds the scenario's folder, runs its steps, and reports the calls' outcomes. */
+  async run(module: string, scenario: Scenario, wanted: RunOptions = {}): Promise<RunReply> {
     try {
       const root = this.open(scenario, wanted);
-      const steps = () => this.runScenarioSteps(module, scenario, root, limit.ms, limit.shared ? untimed : undefined);
-      const results = limit.shared ? sharedLimit(steps, limit.ms) : steps();
+      const results = withCallLimits(() => this.runScenarioSteps(module, scenario, root));
       await this.pending.settle();
-      if (!results) {
-        this.recorder!.closeLeftovers();
-        return null;
-      }
       return this.report(scenario, results, wanted);
     } finally {
       this.close();
@@ -270,7 +220,7 @@ export class Host {
    * Runs the scenario's steps. The first instance gets the scenario's `pid` when it has one (a
    * restart with the crashed process's id), later ones new ids; each gets a random stream of its own.
    */
-  private runScenarioSteps(module: string, scenario: Scenario, root: string, limitMs: number, within?: <T>(fn: () => T, ms: number) => T) {
+  private runScenarioSteps(module: string, scenario: Scenario, root: string) {
     let pid = scenario.pid;
     let started = 0;
     const instantiate = () => {
@@ -285,8 +235,8 @@ export class Host {
     const compiled = this.compiledModule(module);
     this.recorder!.callerOf = compiled.frames.callerHook();
     const frames = (error: unknown) => compiled.frames.of(error);
-    const progress = (call: string, limitMs: number) => this.progress((this.currentCall = call), (this.currentLimitMs = limitMs));
-    return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs, nominalMs: this.config.callMs, progress, frames, within, pending: () => this.pending.count });
+    const progress = (call: string) => this.progress((this.currentCall = call));
+    return runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs: this.config.callMs, progress, frames, pending: () => this.pending.count });
   }
 
   private compiledModule(module: string): CompiledTarget {
@@ -307,27 +257,14 @@ export class Host {
   }
 }
 
-/** Runs `fn` under one time limit; null when it did not end within it. */
-function sharedLimit<T>(fn: () => T, ms: number): T | null {
-  try {
-    return withTimeLimit(fn, ms);
-  } catch (error) {
-    if (error instanceof CallTimedOut) return null;
-    throw error;
-  }
+/** How long a chunk of crash states runs before the event loop has its turn. */
+const CHUNK_MS = 1_000;
+
+/** Whether a reply holds a call that met its time limit. */
+function timedOut(reply: ManyReply | undefined): boolean {
+  return !!reply?.results.some((r) => r.status === "timed-out");
 }
 
-/** A call made as it is, under a limit held around it. */
-function untimed<T>(fn: () => T): T {
-  return fn();
-}
-
-/**
- * How many times a scenario runs again, with more time each time, after a call timed out on a
- * starved process: one that hardly ran on a CPU because the machine was busy, or because it
- * waited for programs it runs (git), which a busy machine slows most. A call that spins ends at once.
- */
-const MAX_RETRIES = 3;
 /** Raised when the grader refers to a trace this host has not been given (after a restart). */
 export class NeedTrace extends Error {
   constructor(readonly traceId: string) {

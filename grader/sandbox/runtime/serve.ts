@@ -8,29 +8,26 @@ import { silenceTarget } from "./silence.js";
 const PROGRESS_EVERY_MS = 250;
 
 /**
- * Sends a call's name and time limit when either differs from the last ones sent, or when the
- * last were sent a while ago: the grader's watchdog still hears from a host that makes progress,
- * and still knows which call it was in and how long that call may run, without one message per
- * crash state.
+ * Sends a call's name when it differs from the last one sent, or when the last was sent a while
+ * ago: the grader's watchdog still hears from a host that makes progress, and still knows which
+ * call it was in, without one message per crash state.
  */
-function throttledProgress(send: (call: string, limitMs: number) => void): (call: string, limitMs: number) => void {
+function throttledProgress(send: (call: string) => void): (call: string) => void {
   let last = "";
-  let lastLimitMs = 0;
   let at = -Infinity;
-  return (call, limitMs) => {
+  return (call) => {
     const now = performance.now();
-    if (call === last && limitMs === lastLimitMs && now - at < PROGRESS_EVERY_MS) return;
+    if (call === last && now - at < PROGRESS_EVERY_MS) return;
     last = call;
-    lastLimitMs = limitMs;
     at = now;
-    send(call, limitMs);
+    send(call);
   };
 }
 
 export function serve(host: Host, guard: () => void): void {
   guard();
   process.on("message", async (msg: { id: number; req: Request }) => {
-    host.progress = throttledProgress((call, limitMs) => process.send!({ id: msg.id, progress: call, limitMs }));
+    host.progress = throttledProgress((call) => process.send!({ id: msg.id, progress: call }));
     let reply: Reply;
     try {
       reply = { ok: true, value: await host.handle(msg.req) };

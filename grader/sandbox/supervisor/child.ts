@@ -15,7 +15,7 @@ import { targetEnv } from "../identity/target-env.js";
 import type { UserLease } from "../identity/target-user.js";
 import { deathCause, exitSignal, heapMiB, limitedCommand } from "./limits.js";
 import { Tail } from "./tail.js";
-import { killTree, watchdog, type Watchdog, type WatchdogOptions } from "./watchdog.js";
+import { killTree, watchdog, type Watchdog } from "./watchdog.js";
 import type { Activity } from "./process-state.js";
 
 export interface ChildOptions {
@@ -101,6 +101,11 @@ export class Child {
     return this.subprocess.pid;
   }
 
+  /** The process that runs the target's code: the runtime, or the shell above it until the runtime has told its id. */
+  watchedPid(): number | undefined {
+    return this.runtimePid ?? this.subprocess.pid;
+  }
+
   /** Whether it has not exited yet. */
   get running(): boolean {
     return this.subprocess.exitCode === null && this.subprocess.signalCode === null;
@@ -144,8 +149,8 @@ export class Child {
   }
 
   /** A watchdog over the runtime (over the shell until the runtime told its id): `expire`, with what it was doing, once it is stuck for `ms`. */
-  watch(ms: number, expire: (activity: Activity | null) => void, opts: WatchdogOptions = {}): Watchdog {
-    return watchdog(() => this.runtimePid ?? this.subprocess.pid, ms, expire, opts);
+  watch(ms: number, expire: (activity: Activity | null) => void): Watchdog {
+    return watchdog(() => this.watchedPid(), ms, expire);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Serializable } from "node:child_process";
 import type { Cut } from "../../crash/model.js";
 import type { Trace } from "../../crash/model.js";
 import { silenceMs } from "./limits.js";
+import type { ProcessorClock } from "./processor-clock.js";
 import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
 import type { Activity } from "./process-state.js";
@@ -37,6 +38,8 @@ export interface SandboxOptions {
   onLimit?: () => void;
   /** The user the host runs as (its own when the grade has separate users); given back when the sandbox is retired. */
   lease?: UserLease;
+  /** The check's clock, which counts the host's processor time, and its wall time while it is blocked in a request. */
+  clock?: ProcessorClock;
 }
 
 /** A host process and the traces it has been given. */
@@ -44,7 +47,7 @@ export class Sandbox {
   private child: Child | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: (limitMs: number) => void }>();
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void; alive: () => void }>();
   /** The call the host started last, for messages about a host that died or went silent. */
   private lastCall: string | null = null;
   private readonly traces = new Map<string, Trace>();
@@ -59,6 +62,8 @@ export class Sandbox {
   /** Set by `beginCase` until the host has been told. */
   private newCase = false;
   private retired = false;
+  /** Stops the check's clock from counting the current host. */
+  private uncount: (() => void) | undefined;
   /** How many crash states this sandbox rebuilt and recovered from. */
   crashStates = 0;
 
@@ -126,6 +131,8 @@ export class Sandbox {
 
   async close(): Promise<void> {
     const child = this.child;
+    this.uncount?.();
+    this.uncount = undefined;
     this.child = null;
     this.ready = null;
     const closed = (async () => {
@@ -160,26 +167,24 @@ export class Sandbox {
   }
 
   /**
-   * Sends one request; the host is killed when it stays silent too long and is not running the
-   * target's code under a call's time limit (see watchdog.ts): blocked in a system call, or
-   * running code no limit holds (a timer's).
+   * Sends one request; the host is killed when it stays silent and is blocked in a system call, or
+   * has used the silence in processor time without answering: code no call's limit holds, such as
+   * a timer's (see watchdog.ts).
    */
   private send(req: Request): Promise<Reply> {
     const id = this.nextId++;
     const { limits } = this.opts;
     const silence = silenceMs(limits);
-    // The time limit of the call the host is in, as it last said (a call tried again on a busy machine has a longer one).
-    let callLimitMs = limits.callMs;
     return new Promise<Reply>((resolve, reject) => {
       const dog = this.child!.watch(silence, (activity) => {
         this.waiting.delete(id);
         void this.close();
         reject(new SandboxFailure("timeout", silentStory(formatSeconds(silence), this.lastCall, activity), activity === "running" ? "kept running outside any call's time limit" : "stopped responding"));
-      }, { runningMayTakeMs: () => silenceMs({ ...limits, callMs: callLimitMs }) });
+      });
       this.waiting.set(id, {
         resolve: (reply) => (dog.stop(), resolve(reply)),
         reject: (error) => (dog.stop(), reject(error)),
-        alive: (limitMs) => ((callLimitMs = limitMs), dog.reset()),
+        alive: () => dog.reset(),
       });
       this.lastCall = null;
       this.child!.send({ id, req } as Serializable);
@@ -203,10 +208,11 @@ export class Sandbox {
     if (tmpBase) this.lease.folder(tmpBase);
     const child = Child.start({ hostFile, mode: "serve", args: [JSON.stringify(config)], limits, lease: this.lease, cwd: work, home: work });
     this.child = child;
-    child.onMessage((msg: { id?: number; reply?: Reply; progress?: string; limitMs?: number }) => {
+    this.uncount = this.opts.clock?.count({ pid: () => child.watchedPid(), waitedOn: () => this.child === child && this.waiting.size > 0 });
+    child.onMessage((msg: { id?: number; reply?: Reply; progress?: string }) => {
       if (msg.id === undefined) return;
       const waiter = this.waiting.get(msg.id);
-      if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive(msg.limitMs ?? limits.callMs);
+      if (msg.progress) return (this.lastCall = msg.progress), waiter?.alive();
       this.waiting.delete(msg.id);
       waiter?.resolve(msg.reply!);
     });

@@ -10,6 +10,7 @@ import { formatSeconds, type Limits } from "../messages/limits.js";
 import { Child } from "./child.js";
 import type { Activity } from "./process-state.js";
 import type { UserLease } from "../identity/target-user.js";
+import type { ProcessorClock } from "./processor-clock.js";
 
 export interface ProcessOutcome {
   exitCode?: number;
@@ -61,16 +62,19 @@ export interface ProcessRequest {
   signal?: AbortSignal;
   /** The user the process runs as (the owner of `root`), when not the grader's own. */
   lease?: UserLease;
+  /** The check's clock, which counts the process's processor time, and its wall time while it is blocked. */
+  clock?: ProcessorClock;
 }
 
 /** Runs `steps` (or the program, with `argv`) in a new process over the folder `root`, under the limits. */
 export async function runProcess(hostFile: string, opts: ProcessRequest): Promise<ProcessOutcome> {
-  const { limits, signal, lease, ...rest } = opts;
+  const { limits, signal, lease, clock, ...rest } = opts;
   const config: ProcessConfig = { ...rest, callMs: limits.callMs };
   // It starts in its scenario's folder, with nothing of the grader's in its environment.
   const child = Child.start({ hostFile, mode: "process", limits, lease, cwd: opts.root, home: path.join(opts.root, "cwd"), input: JSON.stringify(config) });
   const outcome: ProcessOutcome = { timedOut: false, stdout: "", stderr: "", printed: 0, stdoutBytes: 0, results: null, effects: [], changes: null, torn: null, pid: null, limits };
-  const kill = () => child.kill();
+  const uncount = clock?.count({ pid: () => child.watchedPid(), waitedOn: () => true });
+  const kill = () => (uncount?.(), child.kill());
   signal?.addEventListener("abort", kill);
   const dog = child.watch(limits.processMs, (activity) => {
     outcome.timedOut = true;
@@ -91,6 +95,7 @@ export async function runProcess(hostFile: string, opts: ProcessRequest): Promis
   let orphaned: NodeJS.Timeout | undefined;
   child.onExit(() => (orphaned = setTimeout(kill, ORPHAN_GRACE_MS)));
   const run = await child.ended();
+  uncount?.();
   clearTimeout(orphaned);
   dog.stop();
   signal?.removeEventListener("abort", kill);

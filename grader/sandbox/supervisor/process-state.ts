@@ -104,3 +104,19 @@ function descendants(pid: number): number[] {
   walk(pid);
   return found;
 }
+
+/** What `/proc/<pid>/stat` says of a process's scheduling and processor time. */
+export interface ProcessStat {
+  /** Its scheduling state: "R" runnable, "S" sleeping, ... */
+  state: string;
+  /** Processor time it has used, user and system, in milliseconds. */
+  cpuMs: number;
+  /** Processor time of its children that have ended and been waited for, user and system, in milliseconds. */
+  endedChildrenCpuMs: number;
+}
+
+/** A process's state and processor times from `/proc/<pid>/stat`, or null where it cannot be read. */
+export function processStat(pid: number | "self"): ProcessStat | null {
+  const fields = statFields(`/proc/${pid}/stat`);
+  return fields && { state: fields[0]!, cpuMs: ticks(fields, 11) + ticks(fields, 12), endedChildrenCpuMs: ticks(fields, 13) + ticks(fields, 14) };
+}

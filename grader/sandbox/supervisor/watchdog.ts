@@ -1,20 +1,21 @@
 // A timer over a process that has gone silent, which decides from what the process is doing
-// (process-state.ts) rather than from how long the silence lasted. When the silence has lasted
-// `ms`, the process is read twice, a second apart: one blocked in a system call is stopped at
-// once; one running code under a time limit of its own (V8's, inside a sandbox host) is left to
-// that limit, whose story is the call's own; one that runs without such a limit, or waits for a
-// program it runs, gets the time again while the machine kept it from running (a few times at
-// most). Nothing is read before the silence ends: a host resets its watchdog at every call. Where
-// /proc is not there (macOS) it is a plain timer.
+// and what it has used (process-state.ts), never from how busy the machine is: the same code
+// meets it after the same work on a quiet machine and on a busy one. When the silence has lasted
+// `ms`, the process is read twice, a second apart. One blocked in a system call (waiting uses no
+// processor, so its limit is the wall clock's) is stopped at once. One running code of its own,
+// or waiting for a program it runs that still works, is stopped once it and its programs have
+// used `ms` of processor time since the silence began: a loop inside a call meets that call's own
+// limit first (a sandbox host holds each call to its processor time) and answers. Nothing is read
+// before the silence ends but the processor time at its start: a host resets its watchdog at
+// every call. Where /proc is not there (macOS) it is a plain timer.
 import fs from "node:fs";
-import { readMachine, saturatedSince, type MachineReading } from "../busy-machine.js";
-import { activityBetween, readProcess, type Activity, type ProcessReading } from "./process-state.js";
-
-/** How many times a starved process gets the time again. */
-const EXTENSIONS = 3;
+import { activityBetween, processStat, readProcess, type Activity, type ProcessReading } from "./process-state.js";
 
 /** How long a silent process is watched to tell what it does: long enough for its processor time to count 100 ticks. */
 const SAMPLE_MS = 1_000;
+
+/** How often, at most, a reset reads the processor time the silence starts from (resets come with every call). */
+const BASELINE_EVERY_MS = 100;
 
 export interface Watchdog {
   /** Starts the time again (the process made progress). */
@@ -22,45 +23,39 @@ export interface Watchdog {
   stop(): void;
 }
 
-export interface WatchdogOptions {
-  /**
-   * How long in all, since its last progress, a process found running may stay silent: the end of
-   * the time limit it holds its own code to (V8 stops the call then, and answers). Without it, a
-   * running process is held to `ms` like any other.
-   */
-  runningMayTakeMs?: () => number;
-}
-
 /**
  * Calls `expire` once the process `pid()` has been silent for `ms` and what it does (its
- * `Activity`, null where it cannot be read) says it will not answer by itself.
+ * `Activity`, null where it cannot be read) says it will not answer by itself: blocked, or
+ * running (itself or its programs) for `ms` of processor time.
  */
-export function watchdog(pid: () => number | undefined, ms: number, expire: (activity: Activity | null) => void, opts: WatchdogOptions = {}): Watchdog {
-  let extensions = 0;
-  let silentSince = performance.now();
+export function watchdog(pid: () => number | undefined, ms: number, expire: (activity: Activity | null) => void): Watchdog {
   let timer: NodeJS.Timeout;
+  // The processor time the process and its programs had used when the silence began, and when that was read.
+  let baseline = { cpuMs: 0, at: -Infinity };
+  const readBaseline = () => {
+    const id = pid();
+    const stat = id === undefined ? null : processStat(id);
+    baseline = { cpuMs: stat ? stat.cpuMs + stat.endedChildrenCpuMs : 0, at: performance.now() };
+  };
   const check = () => {
     const first = reading(pid());
     if (!first) return expire(null);
-    const machine = readMachine();
-    timer = setTimeout(() => decide(first, reading(pid()), machine), SAMPLE_MS);
+    timer = setTimeout(() => decide(first, reading(pid())), SAMPLE_MS);
   };
-  const decide = (first: ProcessReading, second: ProcessReading | null, machine: MachineReading | null) => {
-    const activity = second ? activityBetween(first, second) : null;
-    const silent = performance.now() - silentSince;
-    const limitEnds = opts.runningMayTakeMs?.() ?? 0;
-    // A loop under V8's limit ends when that limit does, however busy the machine: not before.
-    if (activity === "running" && silent < limitEnds) return (timer = setTimeout(check, Math.max(0, Math.min(ms, limitEnds - silent) - SAMPLE_MS)));
-    // Waiting for a processor (a loop given little of one, a program it runs): more time, a few times.
-    const starved = activity === "waiting-for-work" || (activity === "running" && (second!.cpuMs - first.cpuMs < (second!.at - first.at) / 4 || saturatedSince(machine)));
-    if (starved && extensions++ < EXTENSIONS) return (timer = setTimeout(check, ms));
-    expire(activity);
+  const decide = (first: ProcessReading, second: ProcessReading | null) => {
+    if (!second) return expire(null);
+    const activity = activityBetween(first, second);
+    if (activity === "blocked") return expire(activity);
+    const used = second.cpuMs + second.programsCpuMs - baseline.cpuMs;
+    if (used >= ms) return expire(activity);
+    timer = setTimeout(check, Math.max(SAMPLE_MS, ms - used - SAMPLE_MS));
   };
+  readBaseline();
   timer = setTimeout(check, ms);
   return {
     reset() {
       clearTimeout(timer);
-      silentSince = performance.now();
+      if (performance.now() - baseline.at > BASELINE_EVERY_MS) readBaseline();
       timer = setTimeout(check, ms);
     },
     stop() {

@@ -35,7 +35,7 @@ ${usageLines([
   ["--timeout <s>", "seconds one grade may take before it is stopped (default: the grade's own bound)"],
   ["--seed <n>", 'passed to every grade ("random" picks one seed for the whole batch)'],
   ["--only <id>", "passed to every grade; repeatable"],
-  ["--rubric <file>", "the rubric to grade with (its time limits are scaled to the load)"],
+  ["--rubric <file>", "the rubric to grade with"],
   ["--shard <k/n>", "grade only the k-th of n shards: the submissions sorted by name, dealt round-robin (the 1st, (n+1)th, ... to shard 1)"],
   ["--roster-map <file>", "a CSV of each submission's student id (a submission, repository or github column, and a student id, sis id, sid or email column): adds a student id column"],
   ["--help", "show this text"],

@@ -3,7 +3,6 @@ import path from "node:path";
 import { canonicalJson, stateDigest, textDigest } from "../../../../lab/canonical.js";
 import { TargetExit } from "./instance.js";
 import { CallTimedOut, withTimeLimit } from "./time-limit.js";
-import { formatSeconds } from "../../messages/limits.js";
 import { scrubPaths } from "../../messages/paths.js";
 import { jsonPreview } from "./preview.js";
 import { labArg } from "./lab-module.js";
@@ -26,14 +25,14 @@ export function resolveArgs(args: unknown[], root: string, depth = 0): unknown[]
 }
 
 /**
- * Calls `exports[name](...args)`, stopped after `limitMs`, and reports how it ended: returned,
+ * Calls `exports[name](...args)`, stopped once it has used `limitMs` of processor time, and reports how it ended: returned,
  * threw, exited, timed out, or missing. `frames` turns an error into the student's own stack frames.
  */
 export function runCall(exports: Record<string, unknown> | Error, name: string, args: unknown[], opts: CallOptions): CallResult {
-  const { root, limit, frames = () => [], wantValue = false } = opts;
+  const { root, limitMs, frames = () => [], wantValue = false } = opts;
   const scrub = (e: ErrorSummary, error: unknown) => ({ ...e, frames: frames(error) });
   if (exports instanceof TargetExit) return { status: "exited", detail: `${exports.message} while the module was loading` };
-  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${timedOut(limit)}`, importing: true, share: exports.share, cpuMs: exports.cpuMs };
+  if (exports instanceof CallTimedOut) return { status: "timed-out", detail: `the module's top level ${exports.message}`, importing: true };
   if (exports instanceof Error) return { status: "import-failed", error: scrub(summarizeError(exports, root), exports) };
   const fn = exports[name];
   if (typeof fn !== "function") {
@@ -41,32 +40,20 @@ export function runCall(exports: Record<string, unknown> | Error, name: string, 
   }
   try {
     // The value is summarised inside the limit too: a getter or toJSON of the target's runs there.
-    return { status: "returned", value: (limit.within ?? withTimeLimit)(() => summarizeValue(fn(...args), { keep: wantValue }), limit.ms) };
+    return { status: "returned", value: withTimeLimit(() => summarizeValue(fn(...args), { keep: wantValue }), limitMs) };
   } catch (error) {
     if (error instanceof TargetExit) return { status: "exited", detail: error.message };
-    if (error instanceof CallTimedOut) return { status: "timed-out", detail: timedOut(limit), share: error.share, cpuMs: error.cpuMs };
+    if (error instanceof CallTimedOut) return { status: "timed-out", detail: error.message };
     return { status: "threw", error: scrub(summarizeError(error, root), error) };
   }
 }
 
-/** Where and how a call runs: over the scenario folder `root`, under `limit`; `frames` finds the student's frames of an error; with `wantValue`, a JSON copy of the value comes back too. */
+/** Where and how a call runs: over the scenario folder `root`, under a limit of `limitMs` of processor time; `frames` finds the student's frames of an error; with `wantValue`, a JSON copy of the value comes back too. */
 export interface CallOptions {
   root: string;
-  limit: CallLimit;
+  limitMs: number;
   frames?: (e: unknown) => string[];
   wantValue?: boolean;
-}
-
-/** The time limit of a call: `ms` to run, and `nominalMs` for messages (the rubric's, whatever extra time a busy machine got). */
-export interface CallLimit {
-  ms: number;
-  nominalMs: number;
-  /** How the limit is held (`withTimeLimit` unless one limit already covers all of a scenario's calls). */
-  within?: <T>(fn: () => T, ms: number) => T;
-}
-
-function timedOut(limit: CallLimit): string {
-  return `did not return within ${formatSeconds(limit.nominalMs)}`;
 }
 
 /** A digest and a short preview of a returned value; a digest only for JSON values; with `keep`, a JSON copy of it. */

@@ -15,13 +15,10 @@ export interface ScenarioStepsEnv {
   /** The `fs` the grader's own files go through (recorded, so crash states keep them). */
   fs: typeof realFs;
   recorder: Recorder;
-  /** The time limit of one call, and of one module's top level (in messages: `nominalMs`, when it differs). */
+  /** The processor time one call, and one module's top level, may use. */
   limitMs: number;
-  nominalMs?: number;
-  /** How each call's limit is held: `withTimeLimit` by default; a plain call when an outer limit covers them all. */
-  within?: <T>(fn: () => T, ms: number) => T;
-  /** Told before each call into the target, with the time limit it runs under, so a watchdog can tell a slow run from a stuck one. */
-  progress?: (call: string, limitMs: number) => void;
+  /** Told before each call into the target, so the grader's watchdog knows the host is making progress, and in which call. */
+  progress?: (call: string) => void;
   /** The student's own stack frames of an error. */
   frames?: (error: unknown) => string[];
   /** How many asynchronous file-system calls the target started are still to run (recording-fs-async.ts' PendingOps). */
@@ -48,16 +45,14 @@ export function runScenarioSteps(steps: ScenarioStep[], root: string, env: Scena
       env.fs.mkdirSync(path.dirname(file), { recursive: true });
       env.fs.writeFileSync(file, step.content);
     } else {
-      env.progress?.(step.call, env.limitMs);
-      const within = env.within ?? withTimeLimit;
-      const limit = { ms: env.limitMs, nominalMs: env.nominalMs ?? env.limitMs, within };
-      exports ??= importOrError(() => within(env.instantiate, limit.ms));
+      env.progress?.(step.call);
+      exports ??= importOrError(() => withTimeLimit(env.instantiate, env.limitMs));
       env.recorder.mark(`call:${step.call}`);
       const args = resolveArgs(step.args, root);
       takeStepMs();
       const started = performance.now();
       const pendingBefore = env.pending?.() ?? 0;
-      const result = runCall(exports, step.call, args, { root, limit, frames: env.frames, wantValue: step.want === "value" });
+      const result = runCall(exports, step.call, args, { root, limitMs: env.limitMs, frames: env.frames, wantValue: step.want === "value" });
       if (result.status === "returned") {
         result.ms = performance.now() - started - takeStepMs();
         // Calls it started and did not wait for: they run on a later turn of the event loop, after it returned.

@@ -1,73 +1,187 @@
-// The time limit of each call into the target, held inside the child: V8 stops a call that runs
-// too long, even inside an endless loop. (The supervisor holds the whole process to its limits.)
-import os from "node:os";
+// The time limit of each call into the target, held inside the child and counted in processor
+// time: a call may use `ms` of this process's processor time (and of the programs it ran and
+// waited for), however long the machine makes it wait for a processor. The same loop is stopped
+// after the same work on a quiet machine and on a busy one; a call that sleeps uses none, and is
+// left to the grader's watchdog, which reads that it is blocked (supervisor/watchdog.ts).
+//
+// How: a watchdog thread reads the process's processor time while a call runs, and once the call
+// has used its limit it sends this process SIGINT, which V8 turns into the end of the call (a
+// script run with `breakOnSigint`), even inside `while (true) {}`.
+// The call and the watchdog agree through one shared word, (call number << 2) | phase, changed
+// only by compare-and-swap: the watchdog claims a running call before it signals, and a call ends
+// only by claiming itself first, or else waits inside the script for the signal that is on its
+// way. So a signal never reaches a call other than the one it was sent for, nor a moment with no
+// call to stop.
 import vm from "node:vm";
-import { readMachine, shareBetween } from "../../busy-machine.js";
+import { Worker } from "node:worker_threads";
 import { formatSeconds } from "../../messages/limits.js";
 
-/** Thrown by `withTimeLimit` when the call did not return in time. */
+/** Thrown by `withTimeLimit` when the call used its processor time without returning. */
 export class CallTimedOut extends Error {
-  constructor(
-    readonly ms: number,
-    /** The share of a processor a runnable thread got meanwhile (1 while one was to spare): the call had about `ms * share` of the machine. */
-    readonly share = 1,
-    /** The processor time this process used meanwhile (the programs it ran not counted). */
-    readonly cpuMs = 0,
-  ) {
+  constructor(readonly ms: number) {
     super(`did not return within ${formatSeconds(ms)}`);
   }
 }
 
-const trampoline = new vm.Script("globalThis.__gradeCall()", { filename: "grader-call-limit" });
+const IDLE = 0;
+const RUNNING = 1;
+const STOPPING = 2;
 
 /**
- * Runs `fn` and stops it after `ms` milliseconds of synchronous running, even inside an endless
- * loop (V8 terminates the script; the target cannot catch that). A call blocked in a system call
- * is not stopped here: the grader's watchdog kills the whole process.
+ * [0]: the word (call number << 2 | phase); [1]: the running call's limit in milliseconds; [2]: 1
+ * while the watchdog sleeps until the next call; bytes 16-23: the process's processor time when the
+ * running call began.
+ */
+const memory = new SharedArrayBuffer(24);
+const shared = new Int32Array(memory, 0, 3);
+const startedCpu = new Float64Array(memory, 16, 1);
+let calls = 0;
+let watching: Worker | null = null;
+/** Depth of `withCallLimits` regions: inside one, each call's script is cheap (the signal watch is already armed). */
+let regions = 0;
+let inCall = false;
+
+/**
+ * The watchdog thread. The process's processor time is read as the call reads it when it begins
+ * (all threads); what its programs used counts once they end and are waited for, from /proc. It
+ * looks every 20 ms; once a call has run that long, again when the call could have used what is
+ * left of its limit with every processor (at least 5 ms later): a few looks for a long call. After
+ * five looks with no call running it sleeps until the next call begins, which wakes it.
+ */
+const WATCHDOG = `
+const { workerData } = require("node:worker_threads");
+const fs = require("node:fs");
+const os = require("node:os");
+const shared = new Int32Array(workerData, 0, 3);
+const startedCpu = new Float64Array(workerData, 16, 1);
+const CORES = os.availableParallelism();
+const ownMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+let stat = null;
+try { stat = fs.openSync("/proc/self/stat", "r"); } catch {}
+const buffer = Buffer.alloc(4096);
+const programsMs = () => {
+  if (stat === null) return 0;
+  const f = buffer.toString("latin1", 0, fs.readSync(stat, buffer, 0, buffer.length, 0));
+  const t = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  return (Number(t[13]) + Number(t[14])) * 10;
+};
+let seen = -1;
+let programsSince = 0;
+let idle = 0;
+for (;;) {
+  const word = Atomics.load(shared, 0);
+  if ((word & 3) !== ${RUNNING}) {
+    seen = -1;
+    if (++idle < 5) {
+      Atomics.wait(shared, 0, word, 20);
+      continue;
+    }
+    Atomics.store(shared, 2, 1);
+    Atomics.wait(shared, 0, word);
+    Atomics.store(shared, 2, 0);
+    idle = 0;
+    continue;
+  }
+  idle = 0;
+  if (word !== seen) {
+    seen = word;
+    programsSince = programsMs();
+    Atomics.wait(shared, 0, word, 20);
+    continue;
+  }
+  const left = Atomics.load(shared, 1) - (ownMs() - startedCpu[0] + programsMs() - programsSince);
+  if (left <= 0) {
+    if (Atomics.compareExchange(shared, 0, word, (word & ~3) | ${STOPPING}) === word) process.kill(process.pid, "SIGINT");
+    Atomics.wait(shared, 0, word, 5);
+    continue;
+  }
+  // The process cannot use more than every processor's time meanwhile: no need to look before that.
+  Atomics.wait(shared, 0, word, Math.max(5, left / CORES));
+}
+`;
+
+// The script each call runs in: it claims its call number first and releases it last, whether the
+// call returned or threw; a call the watchdog claimed meanwhile waits here for the signal (a few
+// microseconds away). A stopped script runs no finally block: V8 ends it outright.
+const trampoline = new vm.Script(
+  `(() => { const t = globalThis.__gradeLimit; const word = t.begin(); try { return t.fn(); } finally { if (!t.release(word)) for (;;); } })()`,
+  { filename: "grader-call-limit" },
+);
+const region = new vm.Script(`globalThis.__gradeRegion()`, { filename: "grader-call-limits" });
+
+/**
+ * Runs `fn` and stops it once it has used `ms` milliseconds of processor time, even inside an
+ * endless loop (V8 ends the script; the target cannot catch that). A call blocked in a system call
+ * is not stopped here: the grader's watchdog reads that it is blocked and kills the process.
  */
 export function withTimeLimit<T>(fn: () => T, ms: number): T {
-  const g = globalThis as { __gradeCall?: () => T };
-  const outer = g.__gradeCall;
-  g.__gradeCall = fn;
-  const cpu = process.cpuUsage();
-  const machine = readMachine();
+  // A call made from inside a call is covered by the outer one's limit.
+  if (inCall) return fn();
+  if (regions === 0) startWatching();
+  const g = globalThis as { __gradeLimit?: unknown };
+  const begin = () => {
+    const word = (++calls << 2) | RUNNING;
+    const cpu = process.cpuUsage();
+    startedCpu[0] = (cpu.user + cpu.system) / 1000;
+    Atomics.store(shared, 1, ms);
+    Atomics.store(shared, 0, word);
+    // The watchdog sleeps after a while with no call: this one wakes it (it looks at the word after saying it sleeps).
+    if (Atomics.load(shared, 2) === 1) Atomics.notify(shared, 0);
+    return word;
+  };
+  g.__gradeLimit = { begin, fn, release };
+  inCall = true;
   try {
-    return trampoline.runInThisContext({ timeout: ms }) as T;
+    return trampoline.runInThisContext({ breakOnSigint: true }) as T;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-      const used = process.cpuUsage(cpu);
-      // A call that waited (for programs it runs, for a busy machine) got less than its time: it
-      // is run again with more (see runsAgain and host.ts).
-      const now = readMachine();
-      const share = machine && now ? shareBetween(machine, now, os.availableParallelism()) : 1;
-      const cpuMs = (used.user + used.system) / 1000;
-      throw new CallTimedOut(ms, share, cpuMs);
-    }
-    throw error;
+    if ((error as NodeJS.ErrnoException)?.code !== "ERR_SCRIPT_EXECUTION_INTERRUPTED") throw error;
+    const stopped = (Atomics.load(shared, 0) & 3) === STOPPING;
+    // Someone else's SIGINT (a Ctrl-C in the terminal reaches the whole process group): end as it would have.
+    if (!stopped) process.exit(130);
+    throw new CallTimedOut(ms);
   } finally {
-    g.__gradeCall = outer;
+    Atomics.store(shared, 0, IDLE);
+    inCall = false;
+    delete g.__gradeLimit;
   }
 }
 
 /**
- * Whether a call that met its time limit is tried again: while it has used less than half its
- * nominal limit of processor time, the machine (or the programs it waits for), not the call, was
- * slow. One that has used half has had its chance, however busy the machine: an endless loop on a
- * quiet machine uses all of it at its first try.
+ * Runs `fn`, which makes many calls under `withTimeLimit`, with the signal watch armed once for
+ * all of them: a call's own script then costs microseconds instead of a fifth of a millisecond.
  */
-export function runsAgain(timedOut: { cpuMs?: number }, nominalMs: number): boolean {
-  return (timedOut.cpuMs ?? 0) < nominalMs / 2;
+export function withCallLimits<T>(fn: () => T): T {
+  if (regions > 0) return fn();
+  startWatching();
+  const g = globalThis as { __gradeRegion?: () => T };
+  g.__gradeRegion = fn;
+  regions++;
+  try {
+    return region.runInThisContext({ breakOnSigint: true }) as T;
+  } catch (error) {
+    // Only someone else's SIGINT reaches the region itself: each call's own script takes the watchdog's.
+    if ((error as NodeJS.ErrnoException)?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED") process.exit(130);
+    throw error;
+  } finally {
+    regions--;
+    delete g.__gradeRegion;
+  }
 }
 
-/** The most wall time one try of a call is given, however little of the machine it gets. */
-const MOST_CALL_MS = 600_000;
+/** Ends call `word` unless the watchdog claimed it first. */
+function release(word: number): boolean {
+  return Atomics.compareExchange(shared, 0, word, word & ~3) === word;
+}
 
 /**
- * The limit of a call's next try after a try of `ms` timed out starved: at least twice the last,
- * and enough wall time for the machine to give the call `nominalMs` at the share of a processor
- * the last try had (a call that had a tenth of a processor gets ten times its limit), at most ten
- * minutes.
+ * Starts the watchdog thread once per process; it never keeps the process alive. Never from inside
+ * a script run with `breakOnSigint`: a SIGINT listener added there takes the signal from V8's watch
+ * over the script, and when that run removes it, SIGINT is left to end the process.
  */
-export function nextLimit(ms: number, nominalMs: number, share = 1): number {
-  return Math.min(MOST_CALL_MS, Math.max(2 * ms, Math.ceil(nominalMs / Math.max(share, 0.01))));
+function startWatching(): void {
+  if (watching) return;
+  // A SIGINT outside every call ends the process, as it would without the watch (never one of the watchdog's: see above).
+  process.on("SIGINT", () => process.exit(130));
+  watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16 } });
+  watching.unref();
 }
