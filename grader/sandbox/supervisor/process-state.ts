@@ -34,14 +34,19 @@ export interface ProcessReading {
 /** Its own code runs; it waits for work that still goes on (a program it runs, the disk); it is blocked. */
 export type Activity = "running" | "waiting-for-work" | "blocked";
 
-/** The process `pid` now, or null where it cannot be read (it has ended, or there is no /proc). */
-export function readProcess(pid: number): ProcessReading | null {
+/**
+ * The process `pid` now, or null where it cannot be read (it has ended, or there is no /proc).
+ * With `mainThreadOnly`, what its main thread says stands for all its threads, and the programs
+ * below it are those its main thread started (where the target's code runs): a tenth of the reads,
+ * for a reader that looks often.
+ */
+export function readProcess(pid: number, { mainThreadOnly = false }: { mainThreadOnly?: boolean } = {}): ProcessReading | null {
   const own = statFields(`/proc/${pid}/stat`);
   if (!own) return null;
-  const threads = taskIds(pid).map((tid) => statFields(`/proc/${pid}/task/${tid}/stat`)?.[0] ?? "?");
+  const threads = mainThreadOnly ? [own[0]!] : taskIds(pid).map((tid) => statFields(`/proc/${pid}/task/${tid}/stat`)?.[0] ?? "?");
   let programsCpuMs = ticks(own, 13) + ticks(own, 14);
   let programBusy = false;
-  for (const child of descendants(pid)) {
+  for (const child of descendants(pid, mainThreadOnly)) {
     const stat = statFields(`/proc/${child}/stat`);
     if (!stat) continue;
     programsCpuMs += ticks(stat, 11) + ticks(stat, 12) + ticks(stat, 13) + ticks(stat, 14);
@@ -83,11 +88,11 @@ function taskIds(pid: number): string[] {
   }
 }
 
-/** Every process below `pid`, through the children of each of its threads. */
-function descendants(pid: number): number[] {
+/** Every process below `pid`, through the children of each of its threads (of its main threads only, with `mainThreadOnly`). */
+function descendants(pid: number, mainThreadOnly: boolean): number[] {
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const tid of taskIds(parent)) {
+    for (const tid of mainThreadOnly ? [String(parent)] : taskIds(parent)) {
       let children: string;
       try {
         children = fs.readFileSync(`/proc/${parent}/task/${tid}/children`, "utf8");

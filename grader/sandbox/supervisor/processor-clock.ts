@@ -75,7 +75,7 @@ export class ProcessorClock {
     let blocked = false;
     for (const [it, last] of this.counted) {
       const pid = it.pid();
-      const reading = pid === undefined ? null : readProcess(pid);
+      const reading = pid === undefined ? null : readProcess(pid, { mainThreadOnly: true });
       if (!reading) {
         // Not readable here: the time counts while it is waited on. Ended (Linux): it has nothing more to count.
         if (!READABLE && it.waitedOn()) blocked = true;

@@ -117,7 +117,7 @@ const region = new vm.Script(`globalThis.__gradeRegion()`, { filename: "grader-c
 export function withTimeLimit<T>(fn: () => T, ms: number): T {
   // A call made from inside a call is covered by the outer one's limit.
   if (inCall) return fn();
-  if (regions === 0) startWatching();
+  startWatching();
   const g = globalThis as { __gradeLimit?: unknown };
   const begin = () => {
     const word = (++calls << 2) | RUNNING;
@@ -174,14 +174,12 @@ function release(word: number): boolean {
 }
 
 /**
- * Starts the watchdog thread once per process; it never keeps the process alive. Never from inside
- * a script run with `breakOnSigint`: a SIGINT listener added there takes the signal from V8's watch
- * over the script, and when that run removes it, SIGINT is left to end the process.
+ * Starts the watchdog thread once per process; it never keeps the process alive. No SIGINT listener
+ * is added: outside a call, SIGINT ends the process as it always did (none is ever the watchdog's,
+ * see above), and each run with `breakOnSigint` would remove and add it again, at a cost per call.
  */
 function startWatching(): void {
   if (watching) return;
-  // A SIGINT outside every call ends the process, as it would without the watch (never one of the watchdog's: see above).
-  process.on("SIGINT", () => process.exit(130));
   watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16 } });
   watching.unref();
 }
