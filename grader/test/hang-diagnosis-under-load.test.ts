@@ -3,10 +3,11 @@
 // second time while eight processes per processor spin (the load of a full grade's other
 // deliverables, and more: graded in full under it, a grade takes half an hour), and its
 // phase1.absent story is the call's own
-// both times ("did not return within 5 s"), never the silent host's. On a busy machine a spinning
-// call's tries get longer limits than the host's silence; the host is then left to them, because
-// it is read as running. A call truly blocked (hostile/blocked-in-syscall reads a FIFO nobody
-// writes) still gets the blocked story under the same load.
+// both times ("did not return within 5 s"), never the silent host's. On a busy machine the call's
+// 5 s of processor time take longer than the host's 15 s of silence by the wall; the host is then
+// left to its call, because it is read as running and has used less than 15 s of processor time.
+// A call truly blocked (hostile/blocked-in-syscall reads a FIFO nobody writes) still gets the
+// blocked story under the same load.
 import path from "node:path";
 import { expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
