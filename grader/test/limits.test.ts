@@ -35,6 +35,13 @@ describe.concurrent("limits", () => {
     });
   });
 
+  test("a call that listens for SIGINT, which the sandbox uses to end a call at its limit, and then spins is still stopped by its limit", async () => {
+    await withTarget(`export function run() { process.on("SIGINT", () => {}); for (;;) {} }`, async (call) => {
+      const [first] = await call();
+      expect(first).toMatchObject({ status: "timed-out", detail: "did not return within 0.5 s" });
+    });
+  });
+
   test("a call that sleeps past its limit without using a processor returns: its limit counts processor time", async () => {
     await withTarget(`export function run() { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800); return "slept"; }`, async (call) => {
       const [first] = await call();

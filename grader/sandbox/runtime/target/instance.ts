@@ -90,14 +90,25 @@ export class CompiledTarget {
   }
 }
 
-/** The real `process`, except for its id and `exit`, which ends the current call instead. */
+/** Ways to listen to a process's events: a SIGINT listener is taken and never called. */
+const LISTEN = new Set<string | symbol>(["on", "addListener", "once", "prependListener", "prependOnceListener"]);
+
+/**
+ * The real `process`, except for its id, `exit`, which ends the current call instead, and SIGINT,
+ * which nobody sends a simulated process: the sandbox's own call limit uses it (time-limit.ts),
+ * and a listener added in a call would take it from that limit.
+ */
 function simulatedProcess(pid: number, livePids: number[]): NodeJS.Process {
   const exit = (code?: number) => {
     throw new TargetExit(code);
   };
-  return new Proxy(process, {
+  const simulated: NodeJS.Process = new Proxy(process, {
     get(target, prop) {
       if (prop === "pid") return pid;
+      if (LISTEN.has(prop)) {
+        const listen = Reflect.get(target, prop) as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => (args[0] === "SIGINT" ? simulated : Reflect.apply(listen, simulated, args));
+      }
       if (prop === "exit" || prop === "reallyExit" || prop === "abort") return exit;
       if (prop === "kill") return (target: number, signal?: string | number) => {
         if (target === pid || target === 0) {
@@ -114,4 +125,5 @@ function simulatedProcess(pid: number, livePids: number[]): NodeJS.Process {
       return Reflect.get(target, prop);
     },
   });
+  return simulated;
 }
