@@ -180,6 +180,8 @@ function release(word: number): boolean {
  */
 function startWatching(): void {
   if (watching) return;
-  watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16 } });
+  // A small code range: Node 22 and 24 reserve 128 MiB for a new thread's code by default, which
+  // the data limit on the sandbox (ulimit -d) refuses, and V8 then ends the whole process.
+  watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16, codeRangeSizeMb: 8 } });
   watching.unref();
 }
