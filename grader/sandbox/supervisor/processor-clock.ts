@@ -47,6 +47,7 @@ export class ProcessorClock {
   count(it: Counted): () => void {
     this.counted.set(it, null);
     return () => {
+      if (!this.counted.has(it)) return;
       // Its last stretch counts before it goes.
       this.sample();
       this.counted.delete(it);

@@ -9,7 +9,7 @@
 // before the silence ends but the processor time at its start: a host resets its watchdog at
 // every call. Where /proc is not there (macOS) it is a plain timer.
 import fs from "node:fs";
-import { activityBetween, processStat, readProcess, type Activity, type ProcessReading } from "./process-state.js";
+import { activityBetween, readProcess, type Activity, type ProcessReading } from "./process-state.js";
 
 /** How long a silent process is watched to tell what it does: long enough for its processor time to count 100 ticks. */
 const SAMPLE_MS = 1_000;
@@ -33,9 +33,9 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: (act
   // The processor time the process and its programs had used when the silence began, and when that was read.
   let baseline = { cpuMs: 0, at: -Infinity };
   const readBaseline = () => {
-    const id = pid();
-    const stat = id === undefined ? null : processStat(id);
-    baseline = { cpuMs: stat ? stat.cpuMs + stat.endedChildrenCpuMs : 0, at: performance.now() };
+    // Counted as `decide` counts it: the process, and its programs ended or still running.
+    const first = reading(pid(), { mainThreadOnly: true });
+    baseline = { cpuMs: first ? first.cpuMs + first.programsCpuMs : 0, at: performance.now() };
   };
   const check = () => {
     const first = reading(pid());
@@ -65,8 +65,8 @@ export function watchdog(pid: () => number | undefined, ms: number, expire: (act
 }
 
 /** The process's state and processor time, or null while it has no pid or cannot be read. */
-function reading(pid: number | undefined): ProcessReading | null {
-  return pid === undefined ? null : readProcess(pid);
+function reading(pid: number | undefined, opts?: { mainThreadOnly?: boolean }): ProcessReading | null {
+  return pid === undefined ? null : readProcess(pid, opts);
 }
 
 /** SIGKILLs `pids` and every process below them that is still their descendant (Linux), quietly. */

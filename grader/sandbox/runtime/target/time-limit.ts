@@ -40,6 +40,8 @@ let watching: Worker | null = null;
 /** Depth of `withCallLimits` regions: inside one, each call's script is cheap (the signal watch is already armed). */
 let regions = 0;
 let inCall = false;
+/** The call `withTimeLimit` is making, for the trampoline. */
+let call: { fn: () => unknown; ms: number } | null = null;
 
 /**
  * The watchdog thread. The process's processor time is read as the call reads it when it begins
@@ -104,7 +106,7 @@ for (;;) {
 // call returned or threw; a call the watchdog claimed meanwhile waits here for the signal (a few
 // microseconds away). A stopped script runs no finally block: V8 ends it outright.
 const trampoline = new vm.Script(
-  `(() => { const t = globalThis.__gradeLimit; const word = t.begin(); try { return t.fn(); } finally { if (!t.release(word)) for (;;); } })()`,
+  `(() => { const t = globalThis.__gradeLimit; const word = t.begin(); try { return t.run(); } finally { if (!t.release(word)) for (;;); } })()`,
   { filename: "grader-call-limit" },
 );
 const region = new vm.Script(`globalThis.__gradeRegion()`, { filename: "grader-call-limits" });
@@ -118,18 +120,7 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
   // A call made from inside a call is covered by the outer one's limit.
   if (inCall) return fn();
   startWatching();
-  const g = globalThis as { __gradeLimit?: unknown };
-  const begin = () => {
-    const word = (++calls << 2) | RUNNING;
-    const cpu = process.cpuUsage();
-    startedCpu[0] = (cpu.user + cpu.system) / 1000;
-    Atomics.store(shared, 1, ms);
-    Atomics.store(shared, 0, word);
-    // The watchdog sleeps after a while with no call: this one wakes it (it looks at the word after saying it sleeps).
-    if (Atomics.load(shared, 2) === 1) Atomics.notify(shared, 0);
-    return word;
-  };
-  g.__gradeLimit = { begin, fn, release };
+  call = { fn, ms };
   inCall = true;
   try {
     return trampoline.runInThisContext({ breakOnSigint: true }) as T;
@@ -142,7 +133,7 @@ export function withTimeLimit<T>(fn: () => T, ms: number): T {
   } finally {
     Atomics.store(shared, 0, IDLE);
     inCall = false;
-    delete g.__gradeLimit;
+    call = null;
   }
 }
 
@@ -168,6 +159,18 @@ export function withCallLimits<T>(fn: () => T): T {
   }
 }
 
+/** Claims a new call number for the call being made, with its limit and the processor time it starts from. */
+function begin(): number {
+  const word = (++calls << 2) | RUNNING;
+  const cpu = process.cpuUsage();
+  startedCpu[0] = (cpu.user + cpu.system) / 1000;
+  Atomics.store(shared, 1, call!.ms);
+  Atomics.store(shared, 0, word);
+  // The watchdog sleeps after a while with no call: this one wakes it (it looks at the word after saying it sleeps).
+  if (Atomics.load(shared, 2) === 1) Atomics.notify(shared, 0);
+  return word;
+}
+
 /** Ends call `word` unless the watchdog claimed it first. */
 function release(word: number): boolean {
   return Atomics.compareExchange(shared, 0, word, word & ~3) === word;
@@ -180,6 +183,8 @@ function release(word: number): boolean {
  */
 function startWatching(): void {
   if (watching) return;
+  // What the trampoline calls, set once: a call allocates nothing of its own here.
+  (globalThis as { __gradeLimit?: unknown }).__gradeLimit = { begin, run: () => call!.fn(), release };
   // A small code range: Node 22 and 24 reserve 128 MiB for a new thread's code by default, which
   // the data limit on the sandbox (ulimit -d) refuses, and V8 then ends the whole process.
   watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16, codeRangeSizeMb: 8 } });
