@@ -62,6 +62,8 @@ export interface PictureWrong {
   step?: number;
   run?: number;
   says: string;
+  /** The story says the step ran more often than it may: its repeats are the wrong cells. */
+  ranAgain?: boolean;
 }
 
 /** A run's label, as the stories name it: "run 2", "session 1". */
@@ -72,5 +74,5 @@ export function runLabel(picture: Pick<RunsPicture, "unit">, index: number): str
 /** Whether `cell` is one the story counts against the target: a repeat of the step it says ran too often, or the run on a wrong state. */
 export function isWrongCell(picture: Pick<RunsPicture, "wrong">, cell: PictureCell): boolean {
   if (cell.wrongState) return true;
-  return picture.wrong?.step === cell.step && cell.time > 1 && /ran \d+ times/.test(picture.wrong.says);
+  return picture.wrong?.ranAgain === true && picture.wrong.step === cell.step && cell.time > 1;
 }

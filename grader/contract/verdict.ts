@@ -23,6 +23,8 @@ export interface Verdict {
 export interface Cause {
   /** The deliverable's files could not be compiled (or its own file is missing): no check of it ran. */
   wholeFile?: true;
+  /** For a file missing from the repository's starter/: the command that brings it back, which the message ends with. */
+  restore?: string;
   /** The failure is the check's own run with no crash, the run the check it waits on judges. */
   crashFreeRun?: true;
   /** The errors the target's code threw, or printed as it exited, that the story tells, in order. */

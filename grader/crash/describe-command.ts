@@ -8,12 +8,12 @@ import { normaliseName } from "./names.js";
 import type { Cut, Trace } from "./model.js";
 import { displayPath, opensForChange } from "./trace.js";
 
-/** "killed inside `cp a b`: b had 17 of 40 bytes", or "killed right after `mv a b` finished"; `last` is an entry of the command. */
-export function describeCommandCut(trace: Trace, cut: Cut, last: number): string {
+/** "inside `cp a b`: b had 17 of 40 bytes", or "right after `mv a b` finished"; `last` is an entry of the command. */
+export function commandCutPlace(trace: Trace, cut: Cut, last: number): string {
   const span = commandSpans(trace).find((s) => s.start <= last && last < s.end)!;
-  if (cut.bytes === undefined && cut.at >= span.end) return `killed right after \`${span.command}\` finished`;
+  if (cut.bytes === undefined && cut.at >= span.end) return `right after \`${span.command}\` finished`;
   const left = (span.git ? gitLeft(trace, span, cut.at) : "") || programLeft(trace, span, cut);
-  return `killed inside \`${span.command}\`: ${left}`;
+  return `inside \`${span.command}\`: ${left}`;
 }
 
 /** "it left .git/index.lock and 2 new objects that no ref points at", or "" when it left neither. */

@@ -1,6 +1,6 @@
 // Plain-words descriptions of crash points and of what was on disk, for failure messages.
 import { COMMAND_PREFIX, isCommandOp } from "./commands.js";
-import { describeCommandCut } from "./describe-command.js";
+import { commandCutPlace } from "./describe-command.js";
 import type { Cut, DiskEntry, FsOp, Trace } from "./model.js";
 import { normaliseName } from "./names.js";
 import { isStandInOp } from "./stand-in.js";
@@ -13,21 +13,34 @@ function calledItself(op: FsOp): boolean {
   return [`${op.kind}Sync`, op.kind, `fs.promises.${op.kind}`].includes(op.api);
 }
 
-/** Says where a crash landed, as "in the middle of writeFileSync(x): 5 of 40 bytes written". */
-export function describeCut(trace: Trace, cut: Cut, windowStart: number, call: string): string {
+/**
+ * Says how a crash landed: `interruption` ("killed", "interrupted by a power cut") and where
+ * (cutPlace), as "killed in the middle of writeFileSync(x): 5 of 40 bytes had reached the file".
+ */
+export function describeCut(trace: Trace, cut: Cut, windowStart: number, { call, interruption = "killed" }: { call: string; interruption?: string }): string {
+  return `${interruption} ${cutPlace(trace, cut, windowStart, { call })}`;
+}
+
+/**
+ * Where a crash landed in the window from `windowStart`: "in the middle of writeFileSync(x): ...",
+ * "right after renameSync(a, b)", "inside `git commit`: ...", or before anything changed on disk
+ * ("as `call` started, before it changed anything on disk"; without a call, "before it changed
+ * anything on disk").
+ */
+export function cutPlace(trace: Trace, cut: Cut, windowStart: number, { call }: { call?: string } = {}): string {
   if (cut.bytes !== undefined) {
     const op = trace.entries[cut.at] as Extract<FsOp, { kind: "write" }>;
-    if (isCommandOp(op)) return describeCommandCut(trace, cut, cut.at);
-    return `killed in the middle of ${op.api}(${quote(fdPath(trace, cut.at, op.fd))}): ${cut.bytes} of ${op.bytes.byteLength} bytes had reached the file`;
+    if (isCommandOp(op)) return commandCutPlace(trace, cut, cut.at);
+    return `in the middle of ${op.api}(${quote(fdPath(trace, cut.at, op.fd))}): ${cut.bytes} of ${op.bytes.byteLength} bytes had reached the file`;
   }
   // Right after an operation of a command the target ran, the crash is inside that command (or right after it).
   const previous = cut.at - 1 >= windowStart ? trace.entries[cut.at - 1] : undefined;
-  if (previous && isCommandOp(previous)) return describeCommandCut(trace, cut, cut.at - 1);
+  if (previous && isCommandOp(previous)) return commandCutPlace(trace, cut, cut.at - 1);
   const last = lastPoint(trace, windowStart, cut.at);
-  if (last === undefined) return `killed as ${call} started, before it changed anything on disk`;
-  if (isCommandOp(trace.entries[last]!)) return describeCommandCut(trace, cut, last);
-  if (isStandInOp(trace.entries[last]!)) return `killed right after the grader's stand-in for atomicCheckpoint saved ${quote(savedBy(trace, last))}`;
-  return `killed right after ${describeOp(trace, last)}`;
+  if (last === undefined) return `${call === undefined ? "" : `as ${call} started, `}before it changed anything on disk`;
+  if (isCommandOp(trace.entries[last]!)) return commandCutPlace(trace, cut, last);
+  if (isStandInOp(trace.entries[last]!)) return `right after the grader's stand-in for atomicCheckpoint saved ${quote(savedBy(trace, last))}`;
+  return `right after ${describeOp(trace, last)}`;
 }
 
 /** The file a stand-in's save wrote, from the open of the save that holds entry `index`. */

@@ -3,6 +3,7 @@
 // concurrency engine's reader and writers.
 import { stateDigest } from "../../lab/canonical.js";
 import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
+import { formatSeconds } from "../sandbox/messages/limits.js";
 import { showState, type JsonState } from "./states.js";
 import { toldError, toldOutcome } from "./told.js";
 import { unfinished, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
@@ -60,7 +61,7 @@ export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): st
 export function describeResult(name: string, r: CallResult, { call = name }: { call?: string } = {}): string {
   if (r.status === "threw" || r.status === "import-failed") toldError({ name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message });
   if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
-  toldOutcome(outcomeOf(call, r));
+  toldOutcome(outcomeOf(call, r), { place: { says: leadOf(name, r, call) } });
   switch (r.status) {
     case "returned":
       return `${name} returned ${r.value.preview}`;
@@ -81,16 +82,46 @@ export function describeResult(name: string, r: CallResult, { call = name }: { c
   }
 }
 
+/** The file describeResult's words for `r` begin by naming ("runner.ts is missing from ..."), if they do. */
+export function namedFile(call: string, r: CallResult): string | undefined {
+  return r.status === "missing" || r.status === "import-failed" || (r.status === "timed-out" && r.importing && !r.skippedAfter) ? fileOf(call) : undefined;
+}
+
 /** What kept a real process from finishing `calls` (process-client.ts's words: "the process did not finish within 20 s ..."), or null; its outcome told (told.ts). */
 export function unfinishedProcess(p: ProcessOutcome, calls?: string): string | null {
   const words = unfinished(p, calls);
-  if (words !== null) toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true });
+  // A picture says a process that ran out of time without the guess at why that follows.
+  const says = p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : words;
+  if (words !== null) toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true, place: { says: says! } });
   return words;
 }
 
 /** A call's outcome where a story says what was expected instead: the outcome the failure comes down to (told.ts). */
 export function toldUnexpected(call: string, r: CallResult): void {
-  toldOutcome(outcomeOf(call, r), { judged: true });
+  toldOutcome(outcomeOf(call, r), { judged: true, place: { says: leadOf(call, r, call) } });
+}
+
+/**
+ * The lead of describeResult's words for `r` (what a runs picture says of it): "runTask threw
+ * Error (EEXIST)", "runTask ended the process", without the message or the details that follow.
+ */
+function leadOf(name: string, r: CallResult, call: string): string {
+  switch (r.status) {
+    case "returned":
+      return `${name} returned ${r.value.preview}`;
+    case "threw":
+      return r.error.notImplemented ? `${name} is not implemented yet` : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}`;
+    case "exited":
+      return `${name} ended the process`;
+    case "missing":
+      return `${fileOf(name)} ${r.detail}`;
+    case "import-failed":
+      return `${fileOf(name)} threw while loading`;
+    case "timed-out":
+      if (r.skippedAfter) return `${name} was never called`;
+      if (r.importing) return `${fileOf(name)} did not finish loading`;
+      return `${name} ${r.detail} (${hangHint(call)})`;
+  }
 }
 
 /**

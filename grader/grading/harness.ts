@@ -93,7 +93,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
  * starts, where the caller counts its crash states while it runs.
  */
 async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: PreparedTarget, warranted: (standIns: string[]) => Promise<true | false | { notGraded: string }>, contexts: CheckContext[]): Promise<{ verdict: Verdict; crashStates: number; replayed: boolean; limitHit: boolean }> {
-  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true, ...(target.problemOutcome ? { outcome: target.problemOutcome } : {}) }), crashStates: 0, replayed: false, limitHit: false };
+  if (target.problem) return { verdict: new CheckContext(config, check.id, null).failed(target.problem, undefined, { wholeFile: true, ...(target.problemRestore ? { restore: target.problemRestore } : {}), ...(target.problemOutcome ? { outcome: target.problemOutcome } : {}) }), crashStates: 0, replayed: false, limitHit: false };
   const { checkMs, callMs } = config.rubric.limits;
   // The deadline counts the processor time of the check's processes (and the wall time while one it
   // waits on is blocked), not the time they waited for a processor behind other work; past the

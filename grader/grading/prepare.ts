@@ -37,6 +37,8 @@ export interface PreparedTarget {
   problem?: string;
   /** What that comes down to, the same for every submission ("runner.ts does not compile"): the failures' outcome. */
   problemOutcome?: string;
+  /** For a file missing from the repository's starter/: the command that brings it back (the story ends with it). */
+  problemRestore?: string;
   /** Why the student's own files could not be used together, when a variant with stand-ins could. */
   unusable?: string;
   /** The variants with stand-ins that do not compile although the student's own files do: a failure says it could not try them. */
@@ -57,6 +59,7 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
   const codes = new Set<string>();
   let problem: string | undefined;
   let problemOutcome: string | undefined;
+  let problemRestore: string | undefined;
   const untried: { label: string; problem: string }[] = [];
   const read = new Set<string>();
   for (const standIns of combinations((files.earlier ?? []).filter(hasStandIn))) {
@@ -72,14 +75,14 @@ export async function prepareTarget(config: GradeConfig, files: DeliverableFiles
       const why = result.problem.startsWith(file) ? result.problem : `${file} ${result.problem}`;
       // The deliverable's own story when no variant compiles: the file named as the student typed the target.
       problemOutcome ??= `${file} ${result.problem === "is missing" ? "is missing" : "does not compile"}`;
-      problem ??= wholeFileStory(config, file, result.problem);
+      if (problem === undefined) ({ story: problem, restore: problemRestore } = wholeFileStory(config, file, result.problem));
       if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the stand-in $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
     }
   }
   const ownFilesWork = variants[0]?.label === "";
   const inputs = traceOfBuild(config.targetDir, [...read]);
   leaveTrace(config.work, buildName(files.main, files.earlier), inputs);
-  return { variants, ...(variants.length === 0 ? { problem, problemOutcome } : {}), unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}), inputs };
+  return { variants, ...(variants.length === 0 ? { problem, problemOutcome, ...(problemRestore ? { problemRestore } : {}) } : {}), unusable: ownFilesWork ? undefined : problem, ...(untried.length > 0 ? { untried } : {}), inputs };
 }
 
 /** Whether the grader has a stand-in for the module (checkpoint, runner). */

@@ -16,14 +16,15 @@ export interface Told {
 
 /**
  * Where in a task's runs a judgement falls, as a runs picture marks it (contract/picture-runs.ts's
- * PictureWrong): the step, the run, the words the picture shows when not the story's first
- * clause, and whether the step there ran on a wrong state.
+ * PictureWrong): the step, the run, the story's own words for what went wrong there when they are
+ * not the outcome's, whether the step there ran on a wrong state, and whether it ran too often.
  */
 export interface JudgedPlace {
   step?: number;
   run?: number;
   says?: string;
   wrongState?: true;
+  ranAgain?: true;
 }
 
 const record = new AsyncLocalStorage<Told>();
@@ -66,8 +67,12 @@ export function judgedOutcome(told: Told): string | undefined {
   return failureOutcome(told)?.outcome;
 }
 
-/** Where in a task's runs the judgement just told falls, in the case being told now; undefined when it names no place. */
-export function judgedPlace(): JudgedPlace | undefined {
+/**
+ * Where in a task's runs the judgement just told falls, in the case being told now, with the words
+ * a picture says it with (the outcome's own when the story gave none); undefined when nothing was told.
+ */
+export function judgedPlace(): (JudgedPlace & { says: string }) | undefined {
   const told = record.getStore();
-  return told && failureOutcome(told)?.place;
+  const judged = told && failureOutcome(told);
+  return judged && { ...judged.place, says: judged.place?.says ?? judged.outcome };
 }

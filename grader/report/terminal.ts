@@ -32,7 +32,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     // A file missing or not compiling: one line, which every check here waits on; the command
     // that restores a missing file on a line of its own, so that it pastes whole.
     else if (wholeFileFailure(d)) {
-      const { said, command } = restoreCommand(wholeFileFailure(d)!);
+      const { said, command } = restoreCommand(wholeFileFailure(d)!, d.checks.find((k) => k.cause?.wholeFile)?.cause?.restore);
       out.push(...text(c.red(`${MARK.failed} ${said}`), 2), ...(command ? commandLines("", command, { indent: 4, width }).map((l) => c.cyan(l)) : []));
     }
     // Every check waits on the same one: one line, not one row each saying the same.

@@ -19,12 +19,15 @@ export interface TargetNamed {
  * that is a machine path in disguise (a target given by an absolute path elsewhere on the
  * machine, "../../tmp/x"): then the file alone, "from the target folder".
  */
-export function wholeFileStory(target: TargetNamed, file: string, problem: string): string {
+export function wholeFileStory(target: TargetNamed, file: string, problem: string): { story: string; restore?: string } {
   const folder = folderWords(target);
   const where = folder === null ? file : `${folder}/${file}`;
-  if (problem !== "is missing") return `${where} ${problem}`;
-  if (path.resolve(target.targetDir) === path.join(REPO_ROOT, "starter") && folder !== null) return `${where} is missing${RESTORE}git checkout -- ${where}`;
-  return `${file} is missing from ${folder === null ? "the target folder" : `${folder}/`}`;
+  if (problem !== "is missing") return { story: `${where} ${problem}` };
+  if (path.resolve(target.targetDir) === path.join(REPO_ROOT, "starter") && folder !== null) {
+    const restore = `git checkout -- ${where}`;
+    return { story: `${where} is missing${RESTORE}${restore}`, restore };
+  }
+  return { story: `${file} is missing from ${folder === null ? "the target folder" : `${folder}/`}` };
 }
 
 /** The target folder as the student typed it ("starter" for the default), or null when that would name the machine's own folders. */
@@ -37,10 +40,14 @@ function folderWords(target: TargetNamed): string | null {
 /** What comes before the command that restores a missing file, in its story. */
 const RESTORE = ": restore it with ";
 
-/** A whole-file story as its words and, for a missing file that git can restore, the command (for a terminal to keep on a line of its own). */
-export function restoreCommand(story: string): { said: string; command?: string } {
-  const at = story.indexOf(RESTORE);
-  return at < 0 ? { said: story } : { said: story.slice(0, at + RESTORE.length - 1), command: story.slice(at + RESTORE.length) };
+/**
+ * A whole-file story as its words and, for a missing file that git can restore (the cause's
+ * `restore`, which the story ends with), the command, for a terminal to keep on a line of its own.
+ */
+export function restoreCommand(story: string, restore: string | undefined): { said: string; command?: string } {
+  const told = `${RESTORE}${restore}`;
+  // The words keep "...: restore it with"; the command follows on its own line.
+  return restore !== undefined && story.endsWith(told) ? { said: story.slice(0, story.length - restore.length - 1), command: restore } : { said: story };
 }
 
 /** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */

@@ -142,9 +142,9 @@ describe("commands in a trace", () => {
       cp.execFileSync("mv", ["-f", w("work/.checkpoint.json.4026.a1b2c3d4.tmp"), w("work/checkpoint.json")]);
     });
     const [copy, move] = commandSpans(trace);
-    expect(describeCut(trace, { at: copy!.start + 1, bytes: 17 }, 0, "atomicCheckpoint")).toBe("killed inside `cp checkpoint.json.tmp checkpoint.json`: checkpoint.json had 17 of 40 bytes");
-    expect(describeCut(trace, { at: copy!.start + 1 }, 0, "atomicCheckpoint")).toBe("killed inside `cp checkpoint.json.tmp checkpoint.json`: checkpoint.json had 0 of 40 bytes");
-    expect(describeCut(trace, { at: move!.end }, 0, "atomicCheckpoint")).toBe("killed right after `mv -f .checkpoint.json.*.*.tmp checkpoint.json` finished");
+    expect(describeCut(trace, { at: copy!.start + 1, bytes: 17 }, 0, { call: "atomicCheckpoint" })).toBe("killed inside `cp checkpoint.json.tmp checkpoint.json`: checkpoint.json had 17 of 40 bytes");
+    expect(describeCut(trace, { at: copy!.start + 1 }, 0, { call: "atomicCheckpoint" })).toBe("killed inside `cp checkpoint.json.tmp checkpoint.json`: checkpoint.json had 0 of 40 bytes");
+    expect(describeCut(trace, { at: move!.end }, 0, { call: "atomicCheckpoint" })).toBe("killed right after `mv -f .checkpoint.json.*.*.tmp checkpoint.json` finished");
     for (const e of trace.entries) expect(e.kind === "mark" ? e.label : "api" in e ? e.api : "").not.toContain(work.path);
   });
 
@@ -288,6 +288,6 @@ describe("commands in a trace", () => {
       expect(inside).toEqual(span.killedInside === undefined ? [] : [{ at: span.killedInside }]);
       expect(cuts).toContainEqual({ at: span.end });
     }
-    expect(describeCut(trace, { at: spans[2]!.killedInside! }, 0, "runTask")).toBe('killed inside `git commit --quiet -m "step 1"`: it left .git/index.lock and 2 new objects that no ref points at');
+    expect(describeCut(trace, { at: spans[2]!.killedInside! }, 0, { call: "runTask" })).toBe('killed inside `git commit --quiet -m "step 1"`: it left .git/index.lock and 2 new objects that no ref points at');
   });
 });

@@ -16,6 +16,8 @@ import { gradedTask } from "../checks/phase2/ledger.js";
 import { checkSession, stepsWords, type Session } from "../checks/phase3/sessions.js";
 import { show } from "../sandbox/runtime/actor.js";
 import { notMeasured } from "../checks/stretch-git/comparison.js";
+import { namedFile } from "../grading/calls.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
 import { renderScoreboard } from "../report/terminal.js";
 
 const RUBRIC = loadRubric();
@@ -120,11 +122,14 @@ describe("a concurrency story's calls", () => {
 });
 
 describe("the stretch-git comparison's note", () => {
-  test("names a file that was not measured once: a problem that names it already is not prefixed with it", () => {
-    expect(notMeasured("runner.ts", "starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\"")).toBe("starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\"");
-    expect(notMeasured("runner.ts", "runner.ts is missing from work/mine/")).toBe("runner.ts is missing from work/mine/");
-    expect(notMeasured("runner.ts", "runTask is not implemented yet")).toBe("runner.ts: runTask is not implemented yet");
-    expect(notMeasured("git-checkpoint.ts", "starter/runner.ts does not compile")).toBe("git-checkpoint.ts: starter/runner.ts does not compile");
+  test("names a file that was not measured once: words recorded as naming it are not prefixed with it (whatever the words), and every note ends with one full stop", () => {
+    expect(namedFile("runTask", { status: "missing", detail: "is missing from work/mine/" } as CallResult)).toBe("runner.ts");
+    expect(namedFile("runTask", { status: "threw", error: { name: "Error", message: "runner.ts is broken", notImplemented: false } } as CallResult)).toBeUndefined();
+    expect(notMeasured("runner.ts", { said: "it is missing", namesFile: true })).toBe("it is missing.");
+    expect(notMeasured("runner.ts", { said: "starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\"", namesFile: true })).toBe("starter/runner.ts does not compile: runner.ts:3:1: Unexpected \"}\".");
+    expect(notMeasured("runner.ts", { said: "runner.ts is missing from work/mine/", namesFile: true })).toBe("runner.ts is missing from work/mine/.");
+    expect(notMeasured("runner.ts", { said: "runTask is not implemented yet", namesFile: false })).toBe("runner.ts: runTask is not implemented yet.");
+    expect(notMeasured("git-checkpoint.ts", { said: "The process running your code was killed.", namesFile: false })).toBe("git-checkpoint.ts: The process running your code was killed.");
   });
 });
 

@@ -57,7 +57,7 @@ test("every disk the cuts rebuild holds checkpoint.json whole: absent, step 1 or
 test("a crash right after a save is told as the stand-in's save of its file", () => {
   const { trace } = recordRun();
   const [first] = standInSpans(trace);
-  expect(describeCut(trace, { at: first!.end }, 0, "runTask")).toBe('killed right after the grader\'s stand-in for atomicCheckpoint saved "checkpoint.json"');
+  expect(describeCut(trace, { at: first!.end }, 0, { call: "runTask" })).toBe('killed right after the grader\'s stand-in for atomicCheckpoint saved "checkpoint.json"');
   expect(trace.entries.slice(first!.start, first!.end).every((e) => e.kind !== "mark" && e.kind !== "effect" && e.api === STAND_IN_API)).toBe(true);
 });
 

@@ -19,16 +19,16 @@ const COMPILE = 'does not compile: session.ts:8:40: Expected ")" but found ";"';
 
 describe("the story of a file that cannot be graded", () => {
   test("names the file as the target was typed; a file missing from the repository's starter/ gets the git command that restores it, one missing elsewhere the folder it is missing from", () => {
-    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", COMPILE)).toBe(`starter/session.ts ${COMPILE}`);
-    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", "is missing")).toBe("starter/session.ts is missing: restore it with git checkout -- starter/session.ts");
-    expect(wholeFileStory({ targetArg: "../starter", targetDir: STARTER }, "session.ts", "is missing")).toBe("../starter/session.ts is missing: restore it with git checkout -- ../starter/session.ts");
-    expect(wholeFileStory({ targetArg: "work/mine/", targetDir: "/home/s/lab/work/mine" }, "session.ts", "is missing")).toBe("session.ts is missing from work/mine/");
-    expect(wholeFileStory({ targetArg: "work/mine", targetDir: "/home/s/lab/work/mine" }, "runner.ts", "does not compile: runner.ts:1:1: x")).toBe("work/mine/runner.ts does not compile: runner.ts:1:1: x");
+    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", COMPILE)).toEqual({ story: `starter/session.ts ${COMPILE}` });
+    expect(wholeFileStory({ targetArg: "", targetDir: STARTER }, "session.ts", "is missing")).toEqual({ story: "starter/session.ts is missing: restore it with git checkout -- starter/session.ts", restore: "git checkout -- starter/session.ts" });
+    expect(wholeFileStory({ targetArg: "../starter", targetDir: STARTER }, "session.ts", "is missing")).toEqual({ story: "../starter/session.ts is missing: restore it with git checkout -- ../starter/session.ts", restore: "git checkout -- ../starter/session.ts" });
+    expect(wholeFileStory({ targetArg: "work/mine/", targetDir: "/home/s/lab/work/mine" }, "session.ts", "is missing")).toEqual({ story: "session.ts is missing from work/mine/" });
+    expect(wholeFileStory({ targetArg: "work/mine", targetDir: "/home/s/lab/work/mine" }, "runner.ts", "does not compile: runner.ts:1:1: x")).toEqual({ story: "work/mine/runner.ts does not compile: runner.ts:1:1: x" });
   });
 
   test("names no machine path: a target typed as an absolute path elsewhere (its label climbs to the root) is 'the target folder'", () => {
-    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", "is missing")).toBe("session.ts is missing from the target folder");
-    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", COMPILE)).toBe(`session.ts ${COMPILE}`);
+    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", "is missing")).toEqual({ story: "session.ts is missing from the target folder" });
+    expect(wholeFileStory({ targetArg: "../../tmp/target-x", targetDir: "/tmp/target-x" }, "session.ts", COMPILE)).toEqual({ story: `session.ts ${COMPILE}` });
   });
 });
 
@@ -69,10 +69,17 @@ describe("a deliverable whose file cannot be graded", () => {
     expect(html).not.toMatch(/<details[^>]* open>/);
   });
 
-  test("a file missing from starter/: the command that restores it on a line of its own at 80 columns, to paste whole", () => {
+  test("a file missing from starter/: the command that restores it (the cause's restore) on a line of its own at 80 columns, to paste whole", () => {
     const story = "starter/session.ts is missing: restore it with git checkout -- starter/session.ts";
-    const text = renderScoreboard(reportOf([wholeFailed("phase3.a", story), blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
+    const restoring = { ...wholeFailed("phase3.a", story), cause: { wholeFile: true as const, restore: "git checkout -- starter/session.ts" } };
+    const text = renderScoreboard(reportOf([restoring, blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
     expect(text.split("\n").slice(3, 5)).toEqual(["  ✗ starter/session.ts is missing: restore it with", "    git checkout -- starter/session.ts"]);
+  });
+
+  test("a story that only reads like a restore is not split: the command comes from the cause, never from the words", () => {
+    const story = "starter/session.ts is missing: restore it with git checkout -- starter/session.ts";
+    const text = renderScoreboard(reportOf([wholeFailed("phase3.a", story), blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 200 });
+    expect(text.split("\n")[3]).toBe(`  ✗ ${story}`);
   });
 
   test("a later deliverable whose every check passed with the stand-in for it tells that note once, under its title", () => {

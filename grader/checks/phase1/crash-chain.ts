@@ -140,10 +140,10 @@ function crashLine(link: Link): string {
 /** "was killed right after ...", or for a power cut "the power failed right after ... (unsynced data was lost, ...)". */
 function wherePut(r: Recorded, cut: Cut, call: string): string {
   const from = call === "loadCheckpoint" ? r.start : r.writeStart;
-  if (!cut.power) return `was ${describeCut(r.trace, cut, from, call).replace(`as ${call} started`, "as it started")}`;
+  if (!cut.power) return `was ${describeCut(r.trace, cut, from, { call: "it" })}`;
   const where = cut.at > r.writeEnd
     ? "the power failed after it returned"
-    : `was ${describeCut(r.trace, cut, from, call).replace(`as ${call} started`, "as it started").replace(/^killed/, "interrupted by a power cut")}`;
+    : `was ${describeCut(r.trace, cut, from, { call: "it", interruption: "interrupted by a power cut" })}`;
   return `${where} (${describePolicy(cut.power)})`;
 }
 

@@ -61,7 +61,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
 export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
   opts.draw?.(() => windowPicture(w, cut, state.disk!));
-  return `${w.setting} ${describeCut(w.trace, cut, w.start, "atomicCheckpoint")}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
+  return `${w.setting} ${describeCut(w.trace, cut, w.start, { call: "atomicCheckpoint" })}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
 }
 
 /** The picture of a crash at `cut` in the window `w`, checked against the listing `disk` of what it left. */

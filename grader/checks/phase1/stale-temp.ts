@@ -6,7 +6,6 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
 import { NONE, crashStory, crashedPid, recordWindow, type OldState } from "./crash-window.js";
-import { normaliseName } from "../../crash/names.js";
 
 export const staleTemp: CheckDefinition = {
   id: "phase1.stale-temp",
@@ -49,10 +48,7 @@ export const staleTemp: CheckDefinition = {
   },
 };
 
-/**
- * "<what it did>: <problem>", or null when there is no problem; a file name the problem quotes is
- * spelt as the crash story spells it ("checkpoint.json.*.tmp"), so that one story names one file one way.
- */
+/** "<what it did>: <problem>", or null when there is no problem. */
 function tell(problem: string | null, before: string): string | null {
-  return problem === null ? null : `${before}: ${problem.replace(/'([^'\n]+)'/g, (_, name: string) => `'${normaliseName(name)}'`)}`;
+  return problem === null ? null : `${before}: ${problem}`;
 }

@@ -2,7 +2,7 @@
 // the story of a crash and the recovery after it.
 import { judgedPlace } from "../../grading/told.js";
 import { byTime, crashCuts, findMark } from "../../crash/cuts.js";
-import { describeCut } from "../../crash/describe.js";
+import { cutPlace } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { describeResult } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
@@ -82,9 +82,7 @@ export function crashStory(crashes: Crash[]): string {
   return crashes
     .map((c, i) => {
       const where = locateCrash(c.run.trace, c.cut.at).words;
-      const how = describeCut(c.run.trace, c.cut, c.run.start, "runTask")
-        .replace(/^killed as runTask started, before it changed anything on disk$/, "before it changed anything on disk")
-        .replace(/^killed /, "");
+      const how = cutPlace(c.run.trace, c.cut, c.run.start);
       const budget = c.budget === undefined ? "" : ` with maxSteps ${c.budget}`;
       return `Run ${i + 1}${budget}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;
     })

@@ -56,8 +56,9 @@ function stepsByRun(task: GradedTask, record: Done[]): string | null {
   const second = record.filter((d) => d.run === 2).map((d) => d.step);
   const wanted = [steps(1, task.killedAtStep - 1), steps(task.killedAtStep, task.steps)];
   if (first.join() === wanted[0]!.join() && second.join() === wanted[1]!.join()) return null;
-  toldOutcome("the two processes ran other steps than the kill allows", { judged: true });
-  return `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
+  const says = `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
+  toldOutcome("the two processes ran other steps than the kill allows", { judged: true, place: { says } });
+  return says;
 }
 
 /** The steps `from` to `to`, in order. */

@@ -53,14 +53,19 @@ export function nameState(task: GradedTask, digest: string): string {
  */
 export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
   const judged = (outcome: string, place?: JudgedPlace) => toldOutcome(outcome, { judged: true, place });
-  for (const d of done) if (d.step < 1 || d.step > task.steps) return judged("runStep was called with a step outside the task"), `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
+  for (const d of done) {
+    if (d.step >= 1 && d.step <= task.steps) continue;
+    const says = `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
+    return judged("runStep was called with a step outside the task", { says }), says;
+  }
   const steps = Array.from({ length: task.steps }, (_, i) => i + 1);
   const missing = steps.find((step) => !done.some((d) => d.step === step));
   if (missing !== undefined) return judged("a step never ran", { step: missing, says: `step ${missing} never ran` }), `step ${missing} never ran (the record holds ${held(done)})`;
   for (const d of done) {
     if (d.input !== task.expected.inputs[d.step]) {
-      judged(`a step ran with ${stateKind(task, d.input)}`, { step: d.step, run: d.run, wrongState: true });
-      return `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
+      const says = `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
+      judged(`a step ran with ${stateKind(task, d.input)}`, { step: d.step, run: d.run, says, wrongState: true });
+      return says;
     }
   }
   for (const step of steps) {
@@ -70,8 +75,9 @@ export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] 
       const why = allowed === 1
         ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
         : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
-      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint", { step });
-      return `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")}): ${why}`;
+      const says = `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")})`;
+      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint", { step, says, ranAgain: true });
+      return `${says}: ${why}`;
     }
   }
   return null;

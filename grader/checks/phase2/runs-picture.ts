@@ -107,10 +107,14 @@ export function crashFolders(crashes: CrashedRun[], stored: string): RunFolders 
 }
 
 /**
- * What the picture marks wrong: the step and run the judge named (`place`), and in words the
- * place's own, else the story's first clause of `problem` (up to its first ": " before a word).
+ * What the picture marks wrong: the step and run the judge named (`place`), in the place's words;
+ * the whole of `problem` when the judge told no place (a story told outside a check's record).
  */
 function wrongAt(problem: string, place: JudgedPlace | undefined): PictureWrong {
-  const says = place?.says ?? problem.split(/: (?=[a-z])/)[0]!;
-  return { ...(place?.step !== undefined ? { step: place.step } : {}), ...(place?.run !== undefined ? { run: place.run } : {}), says };
+  return {
+    ...(place?.step !== undefined ? { step: place.step } : {}),
+    ...(place?.run !== undefined ? { run: place.run } : {}),
+    says: place?.says ?? problem,
+    ...(place?.ranAgain ? { ranAgain: true } : {}),
+  };
 }

@@ -44,12 +44,14 @@ export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: numbe
   const run = r.value.run;
   if (!run) return `runTask returned ${r.value.preview}; expected ${expected}`;
   if (run.status !== status || run.nextStep !== stepsDone + 1) {
-    toldOutcome(`runTask returned the wrong ${run.status !== status ? "status" : "nextStep"}`, { judged: true });
-    return `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
+    const says = `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
+    toldOutcome(`runTask returned the wrong ${run.status !== status ? "status" : "nextStep"}`, { judged: true, place: { says } });
+    return says;
   }
   if (run.stateDigest !== task.expected.outputs[stepsDone]) {
-    toldOutcome(`runTask returned ${run.stateDigest ? stateKind(task, run.stateDigest) : "no state"} instead of the state after its last step`, { judged: true });
-    return `runTask returned status "${status}" with ${run.stateDigest ? nameState(task, run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
+    const says = `runTask returned status "${status}" with ${run.stateDigest ? nameState(task, run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
+    toldOutcome(`runTask returned ${run.stateDigest ? stateKind(task, run.stateDigest) : "no state"} instead of the state after its last step`, { judged: true, place: { says } });
+    return says;
   }
   return null;
 }

@@ -69,7 +69,7 @@ export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: nu
   opts.draw?.(() => withMissing(windowPicture(w, cut, state.disk!), missing?.step));
   const where = cut.at >= end
     ? "called, and the power failed right after it returned"
-    : describeCut(w.trace, cut, w.start, "atomicCheckpoint").replace(/^killed/, "interrupted by a power cut");
+    : describeCut(w.trace, cut, w.start, { call: "atomicCheckpoint", interruption: "interrupted by a power cut" });
   const volatile = modelAt(w.trace, cut).volatile();
   return [
     missing ? `${capitalize(missing.words)}.` : "",

@@ -21,23 +21,23 @@ export function judgeBranch(subjects: readonly string[], stepsDone: number): str
   const offset = named[0] === null ? 1 : 0;
   for (let i = offset; i < Math.max(subjects.length, stepsDone + offset); i++) {
     const want = i - offset + 1;
-    if (i >= subjects.length) return judged("a step has no commit at the end of the branch"), `${holds}: ${i === 0 ? "" : `after ${commitBefore(subjects, named, i)} it ends, and `}${stepRange(want, stepsDone)} no commit`;
+    if (i >= subjects.length) return judged("a step has no commit at the end of the branch", holds), `${holds}: ${i === 0 ? "" : `after ${commitBefore(subjects, named, i)} it ends, and `}${stepRange(want, stepsDone)} no commit`;
     const got = named[i] as number | null;
     const comes = i === 0 ? `the first commit is ${quote(subjects[0]!)}` : `after ${commitBefore(subjects, named, i)} comes ${quote(subjects[i]!)}`;
-    if (got === null) return judged("a commit after the first names no step"), `${holds}: ${comes}, which names no step; only the first commit may name no step`;
-    if (want > stepsDone) return judged("a commit names a step the task had not done"), `${holds}: ${comes}, which names step ${got}, though the task had done ${count(stepsDone, "step")}`;
+    if (got === null) return judged("a commit after the first names no step", holds), `${holds}: ${comes}, which names no step; only the first commit may name no step`;
+    if (want > stepsDone) return judged("a commit names a step the task had not done", holds), `${holds}: ${comes}, which names step ${got}, though the task had done ${count(stepsDone, "step")}`;
     if (got === want) continue;
-    if (got === 0) return judged("a commit names step 0"), `${holds}: ${comes}, which names step 0; the steps are numbered from 1, and a first commit for the state before step 1 must name no step`;
-    if (got < want) return judged("a step has more than one commit"), `${holds}: ${comes}, which names step ${got} again; each step has exactly one commit`;
-    judged("a step has no commit of its own, or the commits are out of step order");
+    if (got === 0) return judged("a commit names step 0", holds), `${holds}: ${comes}, which names step 0; the steps are numbered from 1, and a first commit for the state before step 1 must name no step`;
+    if (got < want) return judged("a step has more than one commit", holds), `${holds}: ${comes}, which names step ${got} again; each step has exactly one commit`;
+    judged("a step has no commit of its own, or the commits are out of step order", holds);
     return `${holds}: ${comes}, which names step ${got}; step ${want} has no commit of its own, and the commits must come in step order`;
   }
   return null;
 }
 
-/** What is wrong with the branch, as the failure's outcome (told.ts). */
-function judged(outcome: string): void {
-  toldOutcome(outcome, { judged: true });
+/** What is wrong with the branch, as the failure's outcome (told.ts), said in a picture as `says` (what the branch holds). */
+function judged(outcome: string, says: string): void {
+  toldOutcome(outcome, { judged: true, place: { says } });
 }
 
 /** The commit just before `i`, in words: "step 3's commit", or the first commit that names no step. */

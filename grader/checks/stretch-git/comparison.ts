@@ -4,7 +4,7 @@
 // crash point, and the disk space a finished run leaves.
 import { commandSpans } from "../../crash/commands.js";
 import type { Cut } from "../../crash/model.js";
-import { describeResult } from "../../grading/calls.js";
+import { describeResult, namedFile } from "../../grading/calls.js";
 import type { MeasurementDefinition } from "../../grading/measure.js";
 import type { MeasurementReport } from "../../contract/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/supervisor/host-client.js";
@@ -33,6 +33,12 @@ interface Measured {
   problem?: string;
 }
 
+/** Why an implementation was not measured: the words, and whether they begin by naming its file ("runner.ts is missing from ..."). */
+interface NotMeasured {
+  said: string;
+  namesFile: boolean;
+}
+
 export const comparison: MeasurementDefinition = {
   id: "stretch-git.comparison",
   title: TITLE,
@@ -40,18 +46,23 @@ export const comparison: MeasurementDefinition = {
   async run(ctx, unusable) {
     const task = gradedTask(ctx.config.rubric.task);
     // Each in a sandbox of its own: one that kills its process leaves the other measured.
-    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => ({
-      setup,
-      box: ctx.sandbox(),
-      times: [] as number[],
-      measured: { file, problem: unusable[setup.module] ?? (setup === GIT_SETUP ? gitUnavailable() : null) ?? undefined } as Measured,
-    }));
+    const both = ([["runner.ts", FILE_SETUP], ["git-checkpoint.ts", GIT_SETUP]] as const).map(([file, setup]) => {
+      // A module that could not be compiled is told in its own file's story (grading/prepare.ts).
+      const unusableHere = unusable[setup.module];
+      const git = setup === GIT_SETUP ? gitUnavailable() : null;
+      const why: NotMeasured | undefined = unusableHere !== undefined ? { said: unusableHere, namesFile: true } : git !== null ? { said: git, namesFile: false } : undefined;
+      return { setup, box: ctx.sandbox(), times: [] as number[], measured: { file, problem: why?.said } as Measured, why };
+    });
+    const notMeasured = (one: (typeof both)[number], why: NotMeasured) => {
+      one.why = why;
+      one.measured.problem = why.said;
+    };
     const attempt = async (one: (typeof both)[number], work: () => Promise<void>) => {
       try {
         await work();
       } catch (error) {
         if (!(error instanceof SandboxFailure)) throw error;
-        one.measured.problem = sandboxStory(error);
+        notMeasured(one, { said: sandboxStory(error), namesFile: false });
       }
     };
     // Timed in turns, one run of each, so that both see the machine as busy as the other did.
@@ -60,7 +71,7 @@ export const comparison: MeasurementDefinition = {
         await attempt(one, async () => {
           const run = await one.box.run(one.setup.module, { steps: [runTaskStep(undefined, one.setup.checkpoint)] }, { listDisk: i === 0 });
           const r = run.results[0]!;
-          if (r.status !== "returned") one.measured.problem = describeResult("runTask", r);
+          if (r.status !== "returned") notMeasured(one, { said: describeResult("runTask", r), namesFile: namedFile("runTask", r) === one.measured.file });
           else one.times.push((r.ms ?? 0) / task.steps);
           const files = (run.disk ?? []).filter((f) => !f.path.startsWith("$TMPDIR"));
           one.measured.disk ??= { bytes: files.reduce((n, f) => n + f.size, 0), files: files.length };
@@ -69,16 +80,20 @@ export const comparison: MeasurementDefinition = {
     }
     for (const one of both.filter((b) => !b.measured.problem)) {
       one.measured.msPerCheckpoint = median(one.times);
-      await attempt(one, async () => void Object.assign(one.measured, await recoveries(task, one.box, one.setup)));
+      await attempt(one, async () => {
+        const found = await recoveries(task, one.box, one.setup);
+        if (typeof found === "string") notMeasured(one, { said: found, namesFile: false });
+        else one.measured.recovery = found;
+      });
     }
-    return table(both.map((b) => b.measured), comparisonSteps(task));
+    return table(both.map((b) => b.measured), both.map((b) => b.why), comparisonSteps(task));
   },
 };
 
 /** Recovers from each comparison crash point of a recorded crash-free run, and counts the recoveries that ended right. */
-async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Promise<Pick<Measured, "recovery" | "problem">> {
+async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Promise<NonNullable<Measured["recovery"]> | string> {
   const recorded = await recordRun(box, [], undefined, setup);
-  if (typeof recorded === "string") return { problem: recorded };
+  if (typeof recorded === "string") return recorded;
   // The steps whose checkpoints are crashed, the same for both (every kind of point in each).
   const points = comparisonCuts(recorded, comparisonSteps(task));
   const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
@@ -89,7 +104,7 @@ async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Pro
     tally.of++;
     if (!(judgeRecovery(task, crashes, o.results[0]!, doneEffects(o.effects, 2)) ?? setup.judgeRepo?.(o.git, task.steps))) tally.recovered++;
   });
-  return { recovery };
+  return recovery;
 }
 
 /**
@@ -119,14 +134,14 @@ function comparisonCuts(run: RecordedRun, crashed: number[]): { kind: Kind; cut:
   return points;
 }
 
-/** The table: one column per implementation, crashed in the checkpoints of `crashed` steps. */
-function table(measured: Measured[], crashed: number[]): MeasurementReport {
+/** The table: one column per implementation, crashed in the checkpoints of `crashed` steps; `whyNot` says why a column was not measured. */
+function table(measured: Measured[], whyNot: (NotMeasured | undefined)[], crashed: number[]): MeasurementReport {
   const cell = (m: Measured, f: (m: Measured) => string | undefined) => (m.problem ? "–" : (f(m) ?? "–"));
   const recovered = (kind: Kind) => (m: Measured) => {
     const t = m.recovery?.[kind];
     return t && t.of > 0 ? `${t.recovered} of ${t.of}` : kind === "inside commit" && m.file === "runner.ts" ? "– (a rename is atomic)" : undefined;
   };
-  const problems = measured.filter((m) => m.problem).map((m) => notMeasured(m.file, m.problem!));
+  const problems = measured.flatMap((m, i) => (whyNot[i] ? [notMeasured(m.file, whyNot[i])] : []));
   return {
     id: "stretch-git.comparison",
     title: TITLE,
@@ -140,15 +155,19 @@ function table(measured: Measured[], crashed: number[]): MeasurementReport {
       { label: "recovered, killed right after the commit/rename", cells: measured.map((m) => cell(m, recovered("after commit"))) },
       { label: "disk space after a run", cells: measured.map((m) => cell(m, (x) => x.disk && `${kib(x.disk.bytes)} in ${x.disk.files} file${x.disk.files === 1 ? "" : "s"}`)) },
     ],
-    note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length, crashed)), ...problems.map((p) => `Not measured: ${p.replace(/\.$/, "")}.`)].join("\n"),
+    note: [...(problems.length === measured.length ? [] : explained(measured.length - problems.length, crashed)), ...problems.map((p) => `Not measured: ${p}`)].join("\n"),
     data: { runs: RUNS, implementations: measured },
   };
 }
 
-/** Why `file` was not measured, naming it once: "runner.ts: runTask is not implemented yet", "starter/runner.ts does not compile: …" (a problem that names the file already). */
-export function notMeasured(file: string, problem: string): string {
-  const names = new RegExp(`^(\\S*/)?${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(problem);
-  return names ? problem : `${file}: ${problem}`;
+/** Why `file` was not measured, as a sentence naming it once: "runner.ts: runTask is not implemented yet.", "starter/runner.ts does not compile: …." (words that name the file already). */
+export function notMeasured(file: string, { said, namesFile }: NotMeasured): string {
+  return sentence(namesFile ? said : `${file}: ${said}`);
+}
+
+/** `words` ended with a full stop, once. */
+function sentence(words: string): string {
+  return words.endsWith(".") ? words : `${words}.`;
 }
 
 /** What the numbers mean, under the table (`shown`: how many of its columns were measured). */

@@ -21,13 +21,14 @@ export const GIT_SETUP: TaskSetup = {
  * work tree matches the last commit; otherwise what is wrong, in git's terms.
  */
 export function judgeHistory(git: GitHistory | undefined, stepsDone: number): string | null {
-  if (!git) return "the grader could not read the repository";
+  if (!git) return toldOutcome("the grader could not read the repository", { judged: true }), "the grader could not read the repository";
   if (git.problem) return toldOutcome("git found no history in the state file's folder", { judged: true }), `git found no history in the state file's folder (${git.problem})${stepsDone > 0 ? `; expected ${commitsWord(stepsDone)}` : ""}`;
   const wrong = judgeBranch(git.subjects, stepsDone);
   if (wrong) return wrong;
   if (git.uncommitted.length > 0) {
-    toldOutcome("the work tree differs from the last commit once runTask returned", { judged: true });
-    return `once runTask returned, the work tree did not hold what the last commit holds (${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")} differ${git.uncommitted.length === 1 ? "s" : ""}): each step's state must be written before it is committed`;
+    const says = `once runTask returned, the work tree did not hold what the last commit holds (${git.uncommitted.slice(0, 3).map((l) => JSON.stringify(l)).join(", ")} differ${git.uncommitted.length === 1 ? "s" : ""})`;
+    toldOutcome("the work tree differs from the last commit once runTask returned", { judged: true, place: { says } });
+    return `${says}: each step's state must be written before it is committed`;
   }
   return null;
 }

@@ -3,7 +3,7 @@
 // off the engine and checked against what happened at that point.
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
-import { describeCut } from "../../crash/describe.js";
+import { cutPlace, describeCut } from "../../crash/describe.js";
 import type { Trace } from "../../crash/model.js";
 import { callRecorder, NEW, TMP } from "../support/describe-cut.js";
 import { cpSyncReplacesExclusively } from "../../sandbox/interposition/node-quirks.js";
@@ -13,11 +13,11 @@ const recordCalls = callRecorder(scratchFolder());
 
 /** What a student reads for a crash right after each entry of the trace from `start` on, and in the middle (`bytes` in) of each write. */
 function told(trace: Trace, start: number, bytes = 17): string[] {
-  const out: string[] = [describeCut(trace, { at: start }, start, "atomicCheckpoint")];
+  const out: string[] = [describeCut(trace, { at: start }, start, { call: "atomicCheckpoint" })];
   for (let i = start; i < trace.entries.length; i++) {
     const e = trace.entries[i]!;
-    if (e.kind === "write" && e.bytes.byteLength > bytes) out.push(describeCut(trace, { at: i, bytes }, start, "atomicCheckpoint"));
-    out.push(describeCut(trace, { at: i + 1 }, start, "atomicCheckpoint"));
+    if (e.kind === "write" && e.bytes.byteLength > bytes) out.push(describeCut(trace, { at: i, bytes }, start, { call: "atomicCheckpoint" }));
+    out.push(describeCut(trace, { at: i + 1 }, start, { call: "atomicCheckpoint" }));
   }
   return out;
 }
@@ -160,7 +160,7 @@ describe("a crash inside the target's own calls", () => {
       ],
       truncated: false,
     };
-    expect(describeCut(trace, { at: 3 }, 0, "atomicCheckpoint")).toBe('killed right after fsyncSync failed to sync "t"');
+    expect(describeCut(trace, { at: 3 }, 0, { call: "atomicCheckpoint" })).toBe('killed right after fsyncSync failed to sync "t"');
   });
 
   test("a recursive mkdirSync is told as the call the target made: each folder before the last by the folder it had made, the last as the call itself", () => {
@@ -189,6 +189,15 @@ describe("a crash inside the target's own calls", () => {
 
   test("a crash in a later call's window that lands before its first change says the call had just started, whatever came before it", () => {
     const { trace } = recordCalls((f, w) => f.writeFileSync(w("checkpoint.json"), NEW));
-    expect(describeCut(trace, { at: trace.entries.length }, trace.entries.length, "runStep")).toBe("killed as runStep started, before it changed anything on disk");
+    expect(describeCut(trace, { at: trace.entries.length }, trace.entries.length, { call: "runStep" })).toBe("killed as runStep started, before it changed anything on disk");
+  });
+
+  test("the interruption and the place are told apart: a power cut's words and a chain of runs' place come from the cut, not from rewording a killed process's sentence", () => {
+    const { trace } = recordCalls((f, w) => f.writeFileSync(w("checkpoint.json"), NEW));
+    const end = trace.entries.length;
+    expect(cutPlace(trace, { at: end }, end)).toBe("before it changed anything on disk");
+    expect(describeCut(trace, { at: end }, end, { call: "it", interruption: "interrupted by a power cut" })).toBe("interrupted by a power cut as it started, before it changed anything on disk");
+    expect(cutPlace(trace, { at: end }, 0)).toMatch(/^right after writeFileSync wrote \d+ bytes to "checkpoint.json"$/);
+    expect(describeCut(trace, { at: end }, 0, { call: "runStep", interruption: "interrupted by a power cut" })).toBe(`interrupted by a power cut ${cutPlace(trace, { at: end }, 0)}`);
   });
 });

@@ -30,8 +30,8 @@ describe("a crash inside a program the target ran", () => {
     const span = commandSpans(trace)[n]!;
     const out: string[] = [];
     for (let i = span.start; i < span.end; i++) {
-      if (trace.entries[i]!.kind === "write") out.push(describeCut(trace, { at: i, bytes: 3 }, 0, "runTask"));
-      out.push(describeCut(trace, { at: i + 1 }, 0, "runTask"));
+      if (trace.entries[i]!.kind === "write") out.push(describeCut(trace, { at: i, bytes: 3 }, 0, { call: "runTask" }));
+      out.push(describeCut(trace, { at: i + 1 }, 0, { call: "runTask" }));
     }
     return out;
   }

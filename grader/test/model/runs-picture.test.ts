@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import type { Crash } from "../../checks/phase2/crash-recovery.js";
 import { gradedTask, judgeRecord, type Done } from "../../checks/phase2/ledger.js";
 import { crashFolders, runsPicture } from "../../checks/phase2/runs-picture.js";
-import type { PictureRun } from "../../contract/picture-runs.js";
+import { isWrongCell, type PictureRun } from "../../contract/picture-runs.js";
 import { judgedPlace, nothingTold, recordingTold } from "../../grading/told.js";
 import { crashCuts } from "../../crash/cuts.js";
 import type { Cut } from "../../crash/model.js";
@@ -65,8 +65,10 @@ describe("the picture of runs of the task", () => {
   test("a step run too often: each later run of it counts its time, and the step the judge names is the wrong one", () => {
     const picture = replayed();
     expect(judgeRecord(TASK, replayedRecord(), [], "session")).toMatch(/^step 1 ran 3 times/);
-    expect(picture.wrong?.step).toBe(1);
+    expect(picture.wrong).toMatchObject({ step: 1, ranAgain: true, says: "step 1 ran 3 times (in sessions 1, 2, 3)" });
     expect(picture.runs[2]!.cells.map((c) => c.time)).toEqual([3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
+    const wrongCells = picture.runs.flatMap((r, i) => r.cells.filter((c) => isWrongCell(picture, c)).map((c) => [i + 1, c.step, c.time]));
+    expect(wrongCells).toEqual([[2, 1, 2], [3, 1, 3]]);
     expect(picture.runs[2]!.printed).toEqual({ line: '{"status":"paused","nextStep":3}', wrong: true });
   });
 
@@ -82,7 +84,15 @@ describe("the picture of runs of the task", () => {
     const record = [...ran(1, [1]), ...ran(2, range(3, 10))];
     const words = judged(() => judgeRecord(TASK, record))[0];
     expect(words).toMatch(/^step 2 never ran/);
-    expect(runsPicture(TASK, "run", [{}, {}], record, words)!.wrong).toEqual({ says: words!.split(": ")[0] });
+    expect(runsPicture(TASK, "run", [{}, {}], record, words)!.wrong).toEqual({ says: words });
+  });
+
+  test("a repeat is marked wrong because the judge said the step ran too often, never because its words say so", () => {
+    const picture = replayed();
+    const worded = { ...picture, wrong: { step: 1, says: "step 1 ran 3 times (in sessions 1, 2, 3)" } };
+    expect(picture.runs.flatMap((r) => r.cells).filter((c) => isWrongCell(worded, c))).toEqual([]);
+    const reworded = { ...picture, wrong: { step: 1, says: "STEP ONE WAS REPEATED", ranAgain: true } };
+    expect(picture.runs.flatMap((r) => r.cells).filter((c) => isWrongCell(reworded, c)).length).toBe(2);
   });
 
   test("a record naming a run the story did not tell gives no picture", () => {
