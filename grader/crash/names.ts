@@ -19,3 +19,8 @@ export function normaliseName(name: string, known: KnownIds = {}): string {
     .replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
   return (known.pids ?? []).filter((pid) => pid !== null).reduce((text, pid) => text.replace(new RegExp(`(?<![0-9])${pid}(?![0-9])`, "g"), "*"), shaped);
 }
+
+/** `text` (a target's error message) with each file name it quotes ('checkpoint.json.4001.tmp') spelt as normaliseName spells it ('checkpoint.json.*.tmp'). */
+export function quotedNamesNormalised(text: string): string {
+  return text.replace(/'([^'\n]+)'/g, (_, name: string) => `'${normaliseName(name)}'`);
+}

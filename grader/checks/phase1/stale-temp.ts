@@ -5,6 +5,8 @@ import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
+import { quotedNamesNormalised } from "../../crash/names.js";
+import type { CallResult } from "../../sandbox/messages/scenario.js";
 import { NONE, crashStory, crashedPid, recordWindow, type OldState } from "./crash-window.js";
 
 export const staleTemp: CheckDefinition = {
@@ -22,7 +24,8 @@ export const staleTemp: CheckDefinition = {
         const steps = [load(), write(after), load(), write(next), load(), restart, load()];
         // The next process gets the crashed one's process id, as a restarted container's PID 1 does.
         const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, steps, { pid: crashedPid(w.trace) });
-        for (const [i, { results }] of outcomes.entries()) {
+        for (const [i, outcome] of outcomes.entries()) {
+          const results = outcome.results.map(sameNames);
           const first = [{ label: "the state just written", state: after }];
           const again = [{ label: "the state just written", state: next }];
           // What the next process did, up to the call that went wrong: only what happened is told as done.
@@ -47,6 +50,15 @@ export const staleTemp: CheckDefinition = {
     return ctx.failed(found.story, found.path);
   },
 };
+
+/**
+ * `r` with the file names its error quotes spelt as the crash story spells them
+ * ("checkpoint.json.*.tmp"): the next process has the crashed one's id, which the story hides, so
+ * that one story names one file one way.
+ */
+function sameNames(r: CallResult): CallResult {
+  return r.status === "threw" ? { ...r, error: { ...r.error, message: quotedNamesNormalised(r.error.message) } } : r;
+}
 
 /** "<what it did>: <problem>", or null when there is no problem. */
 function tell(problem: string | null, before: string): string | null {

@@ -4,7 +4,6 @@ import { canonicalJson, stateDigest, textDigest } from "../../../../lab/canonica
 import { TargetExit } from "./instance.js";
 import { CallTimedOut, withTimeLimit } from "./time-limit.js";
 import { scrubPaths } from "../../messages/paths.js";
-import { normaliseName } from "../../../crash/names.js";
 import { jsonPreview } from "./preview.js";
 import { labArg } from "./lab-module.js";
 import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/scenario.js";
@@ -99,22 +98,13 @@ export function summarizeError(error: unknown, root?: string): ErrorSummary {
   // A failed command (execFileSync) names only itself in its first line: what it printed says why.
   const said = commandComplaint((e as { stderr?: unknown }).stderr);
   const full = (String(e.message).split("\n")[0] ?? "") + (said ? ` (it printed: ${said})` : "");
-  const message = clip(root === undefined ? full : sameNames(scrubPaths(full, root)), 300);
+  const message = clip(root === undefined ? full : scrubPaths(full, root), 300);
   return {
     name: e.name,
     message,
     code: typeof (e as NodeJS.ErrnoException).code === "string" ? (e as NodeJS.ErrnoException).code : undefined,
     notImplemented: /not implemented/i.test(message),
   };
-}
-
-/**
- * `message` with each file name it quotes ('checkpoint.json.4001.tmp') spelt as the crash stories
- * spell it ('checkpoint.json.*.tmp'): a process id or a random part differs from run to run, and a
- * story that names one file names it one way.
- */
-function sameNames(message: string): string {
-  return message.replace(/'([^'\n]+)'/g, (_, name: string) => `'${normaliseName(name)}'`);
 }
 
 /** The first line of a failed command's error output that says what went wrong ("fatal: ..."), if any. */

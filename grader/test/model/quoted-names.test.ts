@@ -1,0 +1,21 @@
+// A target's error message names files (Node's "rename 'a' -> 'b'"): the sandbox hides only the
+// scenario's paths in it, so that a story that knows whose process id a name holds can say so
+// ("<pid of A>"); a story that hides the id (stale-temp's restarted process) spells each quoted
+// name the way its crash story does (crash/names.ts: quotedNamesNormalised).
+import path from "node:path";
+import { expect, test } from "vitest";
+import { quotedNamesNormalised } from "../../crash/names.js";
+import { summarizeError } from "../../sandbox/runtime/target/call.js";
+
+const ROOT = path.join("/", "scenario-root");
+const renameError = (name: string) => Object.assign(new Error(`ENOENT: no such file or directory, rename '${path.join(ROOT, "work", name)}' -> '${path.join(ROOT, "work", "checkpoint.json")}'`), { code: "ENOENT" });
+
+test("a quoted temp name's process id and random part are hidden, whatever their digits; other words and numbers are kept", () => {
+  for (const name of ["checkpoint.json.4001.tmp", "checkpoint.json.4123.tmp", "checkpoint.json.a8k2m1.tmp"])
+    expect(quotedNamesNormalised(`rename '${name}' -> 'checkpoint.json'`)).toBe("rename 'checkpoint.json.*.tmp' -> 'checkpoint.json'");
+  expect(quotedNamesNormalised("expected 12345 bytes in 'x.json'")).toBe("expected 12345 bytes in 'x.json'");
+});
+
+test("the sandbox's summary of an error hides the scenario's folders and keeps the names in it as thrown", () => {
+  expect(summarizeError(renameError("checkpoint.json.tmp-30829-7e08eb2b"), ROOT)).toMatchObject({ code: "ENOENT", message: "ENOENT: no such file or directory, rename 'checkpoint.json.tmp-30829-7e08eb2b' -> 'checkpoint.json'" });
+});
