@@ -1,24 +1,48 @@
 // The grader's own test suite. Grading itself runs through `npm run grade`.
-// Two projects: `grader` (`npm test`), the grader's tests, and `submissions`
-// (`npm run test:submissions`), which grades every fixture, hostile and contained submission,
-// replays their printed commands, grades one twice, grades the solution and the starter on each
-// Node version courses use, and draws real grades' failures (each kind of picture against its
-// story, and the HTML reports in a browser). CI (`.ci/run`) runs both.
+// Three projects. `npm test` runs two of them, one after the other: `grader`, the tests that
+// start no Node process, two files at a time (one per core), then `machine`, the tests that own
+// the machine (they grade, start sandbox hosts or sessions, drive a real terminal or a browser),
+// one file at a time. `npm run test:submissions` runs `submissions`, which grades every fixture,
+// hostile and contained submission, replays their printed commands, grades one twice, grades the
+// solution and the starter on each Node version courses use, and draws real grades' failures
+// (each kind of picture against its story, and the HTML reports in a browser). CI (`.ci/run`)
+// runs all three.
 import { defineConfig } from "vitest/config";
 
+const files = (names: string[]) => names.map((name) => `grader/test/${name}.test.ts`);
+
 /** The tests that grade the submissions under grader/fixtures, each one in full. */
-const SUBMISSIONS = ["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"].map((name) => `grader/test/${name}.test.ts`);
+const SUBMISSIONS = files(["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);
+
+/**
+ * The tests that own the machine, one file at a time: each starts Node (a grade, a sandbox host,
+ * a session, a tool run as a course runs it), a real terminal or a browser, which keeps both
+ * processors busy or is timed. A `grader` test that starts one fails and names this list
+ * (support/no-node-processes.ts).
+ */
+const MACHINE = files([
+  // Grades through the command line, as a student or a course runs one.
+  "check-deadline", "classroom50", "export-student", "formats", "git-missing", "grade-batch", "graded-with", "gradescope", "gradescope-pictures", "html-report", "layout", "manifest", "manifest-docs", "manifest-errors", "pictures", "report-files", "shard", "solution-and-starter", "stories", "task-steps", "template-answers", "verdict-cache", "verdict-cache-comparison", "verdict-cache-mutations", "workflow", "regrade-clone",
+  // Real terminals (script, tmux): the live progress and --watch.
+  "progress-terminal", "watch",
+  // Sandbox hosts and their limits, the recording fs against the kernel, real processes' ids and users.
+  "call-limit", "command-checkpoints", "command-engine", "concurrency-engine", "git-engine", "git-plain-repository", "hang-diagnosis-process-state", "hang-diagnosis-sandbox", "identity", "limits", "process-pid", "processor-clock", "random-streams", "recording-fs", "recording-fs-kernel", "shared-recoveries", "tail", "model/probed-line", "model/shell-lines", "model/bench-processor-time",
+]);
 
 export default defineConfig({
   test: {
     testTimeout: 600_000,
     hookTimeout: 600_000,
-    // Each test grades a target, and a grade already uses both cores: run few at once.
+    // Each machine test grades a target or times a process, and a grade already uses both cores:
+    // one test at a time there. The `grader` project sets its own.
     maxConcurrency: 1,
     fileParallelism: false,
+    // The `grader` project's files run one per core; the other projects set fileParallelism off.
+    maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: SUBMISSIONS } },
-      { extends: true, test: { name: "submissions", include: SUBMISSIONS } },
+      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: [...SUBMISSIONS, ...MACHINE], fileParallelism: true, setupFiles: ["grader/test/support/no-node-processes.ts"], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "machine", include: MACHINE, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "submissions", include: SUBMISSIONS, sequence: { groupOrder: 2 } } },
     ],
   },
 });

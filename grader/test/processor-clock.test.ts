@@ -14,7 +14,11 @@ function node(code: string): { child: ChildProcess; ended: Promise<void> } {
   return { child, ended: new Promise((resolve) => child.on("exit", () => resolve())) };
 }
 
-const SPIN_1S = "const end = Date.now() + 1000; while (Date.now() < end) {}";
+// Spins until it has used a second of processor time (however long a busy machine makes that take), says so, then sleeps.
+const SPIN_1S = `const used = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+while (used() < 1000) {}
+process.stdout.write("spun\\n");
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000);`;
 const SLEEP_1S = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000)";
 
 /** What a clock counted for one process running `code`, waited on or not, up to just before its end. */
@@ -29,12 +33,31 @@ async function counted(code: string, waitedOn: boolean): Promise<number> {
   return clock.usedMs();
 }
 
-test.runIf(linux)("a process that spins for a second, waited on, counts its processor time: most of the 0.9 s it was counted", async () => {
-  expect(await counted(SPIN_1S, true)).toBeGreaterThanOrEqual(500);
+/** What a clock counted for a process that spins for a second of processor time, waited on or not, until it says it is done. */
+async function countedSpin(waitedOn: boolean): Promise<number> {
+  const clock = ProcessorClock.start();
+  const child = spawn(process.execPath, ["-e", SPIN_1S], { stdio: ["ignore", "pipe", "ignore"] });
+  const stop = clock.count({ pid: () => child.pid, waitedOn: () => waitedOn });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => String(chunk).includes("spun") && resolve());
+      child.on("exit", () => reject(new Error("the spinning process ended before it said it was done")));
+    });
+    stop();
+    return clock.usedMs();
+  } finally {
+    clock.stop();
+    child.kill("SIGKILL");
+  }
+}
+
+// The clock's first reading is its baseline: what the process used before it (at most the 0.25 s between readings) is not counted.
+test.runIf(linux)("a process that spins for a second of processor time, waited on, counts it: all but what it used before the clock's first reading", async () => {
+  expect(await countedSpin(true)).toBeGreaterThanOrEqual(700);
 });
 
 test.runIf(linux)("a process that spins while nobody waits on it counts its processor time all the same", async () => {
-  expect(await counted(SPIN_1S, false)).toBeGreaterThanOrEqual(500);
+  expect(await countedSpin(false)).toBeGreaterThanOrEqual(700);
 });
 
 test.runIf(linux)("a process asleep in a system call counts the wall time while it is waited on, and nothing while it is not", async () => {
