@@ -119,21 +119,27 @@ export function opLabel(trace: Trace, index: number): string {
 export function opFacts(trace: Trace, index: number): { kind: string; touched: string } {
   const op = trace.entries[index] as FsOp;
   const kind = op.kind === "attr" ? attrWord(op.call) : op.kind;
+  // Spelt as the label spells it: a temp name's process id and random part hidden, the same from grade to grade.
+  return { kind, touched: normaliseName(touchedBy(trace, index, op)) };
+}
+
+/** The file an operation touched, as opFacts names it, before its name is normalised. */
+function touchedBy(trace: Trace, index: number, op: FsOp): string {
   switch (op.kind) {
     case "write":
     case "fsync":
     case "ftruncate":
     case "close":
-      return { kind, touched: openedOn(trace, index, op.fd) === "@/work" ? "the folder" : fdPath(trace, index, op.fd) };
+      return openedOn(trace, index, op.fd) === "@/work" ? "the folder" : fdPath(trace, index, op.fd);
     case "rename":
     case "link":
-      return { kind, touched: displayPath(op.to) };
+      return displayPath(op.to);
     case "symlink":
-      return { kind, touched: displayPath(op.path) };
+      return displayPath(op.path);
     case "attr":
-      return { kind, touched: op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!) };
+      return op.path ? displayPath(op.path) : fdPath(trace, index, op.fd!);
     default:
-      return { kind, touched: /^@\/work\/?$/.test(op.path) ? "the folder" : displayPath(op.path) };
+      return /^@\/work\/?$/.test(op.path) ? "the folder" : displayPath(op.path);
   }
 }
 

@@ -179,6 +179,14 @@ describe("a call's label", () => {
       { kind: "close", touched: ".x.tmp" },
     ]);
   });
+
+  test("the file a call touched is named as its label names it: a temp name's process id and random part hidden, so two grades give the same data", () => {
+    for (const random of ["a5ef9476650e", "c5692c8db5ec"]) {
+      const trace: Trace = { truncated: false, entries: [{ kind: "open", path: `@/work/.checkpoint.json.4006.${random}.tmp`, flags: "w", fd: 3, api: "openSync" }] };
+      expect(opFacts(trace, 0)).toEqual({ kind: "open", touched: ".checkpoint.json.*.*.tmp" });
+      expect(opLabel(trace, 0)).toContain('".checkpoint.json.*.*.tmp"');
+    }
+  });
 });
 
 describe("the picture in the terminal", () => {
