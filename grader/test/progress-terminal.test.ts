@@ -2,9 +2,8 @@
 // (tmux), captured each second, the first row comes in the first quarter of the grade (how many
 // seconds that is is the bench's to say, not a test's), the rows appear one by one, the live line
 // changes, and the final screen is the scoreboard the same grade prints when its output is not a
-// terminal; piped, one plain line per deliverable before that scoreboard, and no control character.
+// terminal. Piped, the same grade's lines are solution-and-starter.test.ts's.
 import { execa } from "execa";
-import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { expect, test } from "vitest";
@@ -57,31 +56,6 @@ test("under a terminal, a cold grade of the reference shows its first row in the
     expect(printed).toBe(plainScoreboard(json, printed));
   } finally {
     await tmux("kill-session", "-t", SESSION);
-    await out.cleanup();
-  }
-});
-
-test("piped, a grade of the reference prints one plain line per deliverable as it finishes, then the scoreboard, with no control character", async () => {
-  const out = await dir({ unsafeCleanup: true });
-  const json = path.join(out.path, "report.json");
-  try {
-    // As a pipe is by default: no colour asked for either way.
-    const env = { ...process.env };
-    delete env.FORCE_COLOR;
-    delete env.NO_COLOR;
-    const run = await execa(process.execPath, [LAUNCH, "--target", SOLUTION_DIR, "--no-cache", "--json", json], { cwd: REPO_ROOT, reject: false, env, extendEnv: false, stripFinalNewline: false });
-    expect(run.exitCode).toBe(0);
-    const stdout = String(run.stdout);
-    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    const [progress, ...rest] = stdout.split("\n\n");
-    const lines = progress!.split("\n");
-    expect(lines).toHaveLength(TITLES.length);
-    // Each title whole: a pipe has no width to cut it to.
-    expect(lines.map((line) => line.split(" · ")[0]!).sort()).toEqual([...TITLES].sort());
-    for (const l of lines) expect(l).toMatch(/ · \d+\/\d+( \(bonus\))? · at [\d.]+\u00a0s$/);
-    expect(rest.join("\n\n").trimEnd()).toBe(plainScoreboard(json, stdout));
-    expect(fs.existsSync(json)).toBe(true);
-  } finally {
     await out.cleanup();
   }
 });

@@ -1,51 +1,71 @@
 // The two ends of the scale: the reference earns every point, the untouched starter earns none.
+// The reference's full grade is piped, as a course's runner reads it: its lines are checked here too.
+import { execa } from "execa";
+import path from "node:path";
+import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
+import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { readReport } from "../report/read-report.js";
+import { renderScoreboard } from "../report/terminal.js";
 import { notStartedLine } from "../report/not-started.js";
-import { comparable, composeTarget, grade, prose } from "./support/grade.js";
+import { LAUNCH, comparable, composeTarget, grade, prose } from "./support/grade.js";
 
 describe.concurrent("grading the repository's own targets", () => {
-  test("the solution earns full marks on every graded deliverable and exits 0", async () => {
-    const run = await grade("solution");
-    expect(run.stderr).toBe("");
-    expect(run.exitCode).toBe(0);
-    for (const d of run.report!.deliverables.filter((d) => d.status === "graded")) {
-      expect(d.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-      expect(d.points).toBe(d.maxPoints);
-    }
-    expect(run.report!.score).toBe(run.report!.maxScore);
-    expect(run.report!.maxScore).toBe(100);
-    expect(run.report!.deliverables.filter((d) => d.status !== "graded").map((d) => d.id)).toEqual([]);
-    expect(run.report!.bonus).toBe(run.report!.maxBonus);
-    expect(run.report!.maxBonus).toBe(50);
-    // The stretch goal's comparison of the two checkpoints: measured, shown, never scored.
-    const comparison = run.report!.deliverables.find((d) => d.id === "stretch-git")?.measurements?.[0];
-    expect(comparison?.columns).toEqual(["runner.ts", "git-checkpoint.ts"]);
-    expect(comparison?.rows.filter((r) => r.label.startsWith("recovered")).map((r) => r.cells)).toEqual([
-      ["4 of 4", "4 of 4"],
-      ["4 of 4", "4 of 4"],
-      ["– (a rename is atomic)", "4 of 4"],
-      ["4 of 4", "4 of 4"],
-    ]);
-    expect(run.stdout).toContain("File checkpoint vs git checkpoint (reported, not scored)");
-    expect(run.report!.stats.crashStates).toBeGreaterThan(500);
-    expect(run.stdout).toContain("Score 100/100");
-  });
-
-  test("the report says each check's and each deliverable's wall time and crash states, within the grade's own", async () => {
-    const run = await grade("solution", ["--only", "phase1", "--only", "stretch-diff"]);
-    const { deliverables, stats } = run.report!;
-    expect(deliverables.map((d) => d.id)).toEqual(["phase1", "stretch-diff"]);
-    for (const d of deliverables) {
-      expect(d.crashStates).toBe(d.checks.reduce((n, c) => n + c.crashStates, 0));
-      expect(d.durationMs).toBeGreaterThan(0);
-      expect(d.durationMs).toBeLessThanOrEqual(stats.durationMs);
-      for (const c of d.checks) {
-        expect(c.durationMs).toBeGreaterThan(0);
-        expect(c.durationMs).toBeLessThanOrEqual(d.durationMs!);
+  test("piped, the reference's full grade earns every point and exits 0; it prints one plain line per deliverable as it finishes, then the scoreboard, with no control character; its report says each check's and each deliverable's wall time and crash states, within the grade's own", async () => {
+    const out = await dir({ unsafeCleanup: true });
+    const json = path.join(out.path, "report.json");
+    try {
+      // As a pipe is by default: no colour asked for either way.
+      const env = { ...process.env };
+      delete env.FORCE_COLOR;
+      delete env.NO_COLOR;
+      const run = await execa(process.execPath, [LAUNCH, "--target", SOLUTION_DIR, "--no-cache", "--json", json], { cwd: REPO_ROOT, reject: false, env, extendEnv: false, stripFinalNewline: false });
+      expect(run.stderr).toBe("");
+      expect(run.exitCode).toBe(0);
+      const report = readReport(json);
+      for (const d of report.deliverables.filter((d) => d.status === "graded")) {
+        expect(d.checks.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+        expect(d.points).toBe(d.maxPoints);
       }
+      expect([report.score, report.maxScore, report.bonus, report.maxBonus]).toEqual([100, 100, 50, 50]);
+      expect(report.deliverables.filter((d) => d.status !== "graded").map((d) => d.id)).toEqual([]);
+      // The stretch goal's comparison of the two checkpoints: measured, shown, never scored.
+      const comparison = report.deliverables.find((d) => d.id === "stretch-git")?.measurements?.[0];
+      expect(comparison?.columns).toEqual(["runner.ts", "git-checkpoint.ts"]);
+      expect(comparison?.rows.filter((r) => r.label.startsWith("recovered")).map((r) => r.cells)).toEqual([
+        ["4 of 4", "4 of 4"],
+        ["4 of 4", "4 of 4"],
+        ["– (a rename is atomic)", "4 of 4"],
+        ["4 of 4", "4 of 4"],
+      ]);
+      // Each check's and deliverable's time and crash states, within the grade's own.
+      for (const d of report.deliverables) {
+        expect(d.crashStates).toBe(d.checks.reduce((n, c) => n + c.crashStates, 0));
+        expect(d.durationMs).toBeGreaterThan(0);
+        expect(d.durationMs).toBeLessThanOrEqual(report.stats.durationMs);
+        for (const c of d.checks) {
+          expect(c.durationMs).toBeGreaterThan(0);
+          expect(c.durationMs).toBeLessThanOrEqual(d.durationMs!);
+        }
+      }
+      expect(report.deliverables.reduce((n, d) => n + d.crashStates!, 0)).toBe(report.stats.crashStates);
+      expect(report.stats.crashStates).toBeGreaterThan(500);
+      // What a pipe shows: a line per deliverable as it finishes, then the scoreboard as the report renders it.
+      const stdout = String(run.stdout);
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      const [progress, ...rest] = stdout.split("\n\n");
+      const lines = progress!.split("\n");
+      // Each title whole: a pipe has no width to cut it to.
+      expect(lines.map((line) => line.split(" · ")[0]!).sort()).toEqual(report.deliverables.map((d) => d.title).sort());
+      for (const l of lines) expect(l).toMatch(/ · \d+\/\d+( \(bonus\))? · at [\d.]+\u00a0s$/);
+      const seconds = Number(/checked in ([\d.]+)\u00a0s/.exec(stdout)?.[1]);
+      expect(seconds).toBeGreaterThan(0);
+      expect(rest.join("\n\n").trimEnd()).toBe(renderScoreboard(report, { color: false, seconds, width: 80 }));
+      expect(stdout).toContain("File checkpoint vs git checkpoint (reported, not scored)");
+      expect(stdout).toContain("Score 100/100");
+    } finally {
+      await out.cleanup();
     }
-    expect(deliverables.reduce((n, d) => n + d.crashStates!, 0)).toBe(stats.crashStates);
-    expect(deliverables[0]!.crashStates).toBeGreaterThan(100);
   });
 
   test("a grade with --only says it is partial: no Score line, the points graded of the lab's whole, and each deliverable graded in part says so", async () => {

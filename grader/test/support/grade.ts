@@ -18,7 +18,7 @@ export interface GradeRun {
 }
 
 /** The command students run, `npm run grade`, without npm. */
-const LAUNCH = path.join(REPO_ROOT, "grader/cli/launch.mjs");
+export const LAUNCH = path.join(REPO_ROOT, "grader/cli/launch.mjs");
 
 /**
  * Grades `target` with extra command-line `args` (and `env` on top of this process's); never
