@@ -58,12 +58,12 @@ const processorMs = () => {
   return (used.user + used.system) / 1000;
 };
 
-test("of 300 calls that spin for up to three times their limit of processor time, each alternating with a call that returns or throws at once, every one that returned kept its value and no quick call was stopped", () => {
+test("of 300 calls that spin for up to four and a half times their limit of processor time, each alternating with a call that returns or throws at once, every one that returned kept its value, every one past the watchdog's bound was stopped, and no quick call was stopped", () => {
   const LIMIT_MS = 20;
   const outcomes: { spun: number; outcome: unknown; quick: unknown }[] = [];
   withCallLimits(() => {
     for (let i = 0; i < 300; i++) {
-      const spun = ((i * 7) % 60) + 0.5 * (i % 3);
+      const spun = ((i * 7) % 90) + 0.5 * (i % 3);
       // Spun in processor time, as the limit counts: on a busy machine a spin timed by the wall uses less.
       const { outcome } = timed(() => {
         const end = processorMs() + spun;
@@ -79,8 +79,13 @@ test("of 300 calls that spin for up to three times their limit of processor time
     if (i % 2) expect(o.quick).toBe(i);
     else expect((o.quick as Error).message).toBe(`threw ${i}`);
   }
-  // The limit took effect: calls spinning well past it were stopped (it is read every 5 ms), calls well under it returned.
-  expect(outcomes.filter((o) => o.spun > 2 * LIMIT_MS + 5 && !(o.outcome instanceof CallTimedOut))).toEqual([]);
+  // The limit took effect: calls spinning past the watchdog's bound were stopped, calls well under it returned. The
+  // watchdog notices a new call at its next look (every 20 ms while calls come), looks again 20 ms later, then every
+  // 5 ms or more: a 20 ms call is stopped within 45 ms of processor time, and the system's wake of the thread may add
+  // a few more (48 ms was seen once in 300 calls on a quiet machine): 10 ms are allowed for it.
+  const bound = 20 + 20 + 5 + 10;
+  expect(outcomes.filter((o) => o.spun > bound).length).toBeGreaterThanOrEqual(100);
+  expect(outcomes.filter((o) => o.spun > bound && !(o.outcome instanceof CallTimedOut))).toEqual([]);
   expect(outcomes.filter((o) => o.spun < LIMIT_MS / 4 && o.outcome instanceof CallTimedOut)).toEqual([]);
 });
 
