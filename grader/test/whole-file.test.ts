@@ -13,6 +13,7 @@ import { renderHtmlReport } from "../report/html/render.js";
 import { wholeFileFailure, wholeFileStory } from "../report/whole-file.js";
 import type { Report } from "../report/report.js";
 import { bundleTarget } from "../target/bundle.js";
+import { assertMatchesSchema } from "../schemas.js";
 
 const STARTER = path.join(REPO_ROOT, "starter");
 const COMPILE = 'does not compile: session.ts:8:40: Expected ")" but found ";"';
@@ -72,7 +73,10 @@ describe("a deliverable whose file cannot be graded", () => {
   test("a file missing from starter/: the command that restores it (the cause's restore) on a line of its own at 80 columns, to paste whole", () => {
     const story = "starter/session.ts is missing: restore it with git checkout -- starter/session.ts";
     const restoring = { ...wholeFailed("phase3.a", story), cause: { wholeFile: true as const, restore: "git checkout -- starter/session.ts" } };
-    const text = renderScoreboard(reportOf([restoring, blocked("phase3.c", "phase3.a")]), { color: false, seconds: 1, width: 80 });
+    const report = reportOf([restoring, blocked("phase3.c", "phase3.a")]);
+    // A report that holds it is one the report's schema reads back (read-report.ts).
+    expect(() => assertMatchesSchema("report", report, "report")).not.toThrow();
+    const text = renderScoreboard(report, { color: false, seconds: 1, width: 80 });
     expect(text.split("\n").slice(3, 5)).toEqual(["  ✗ starter/session.ts is missing: restore it with", "    git checkout -- starter/session.ts"]);
   });
 

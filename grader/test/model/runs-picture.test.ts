@@ -21,6 +21,8 @@ import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js"
 import { runsLines } from "../../report/picture-lines-runs.js";
 import type { RunsPicture } from "../../contract/picture-runs.js";
 import { DEFAULT_TASK } from "../../rubric-task.js";
+import { assertMatchesSchema } from "../../schemas.js";
+import { SCHEMA_VERSION } from "../../report/report.js";
 
 const TASK = gradedTask(DEFAULT_TASK);
 const EXPECTED = TASK.expected;
@@ -69,6 +71,10 @@ describe("the picture of runs of the task", () => {
     expect(picture.runs[2]!.cells.map((c) => c.time)).toEqual([3, 3, 3, 3, 2, 2, 2, 2, 1, 1]);
     const wrongCells = picture.runs.flatMap((r, i) => r.cells.filter((c) => isWrongCell(picture, c)).map((c) => [i + 1, c.step, c.time]));
     expect(wrongCells).toEqual([[2, 1, 2], [3, 1, 3]]);
+    // A report that holds the picture is one the report's schema reads back (read-report.ts).
+    const check = { id: "phase3.killed-session", title: "t", status: "failed" as const, points: 0, maxPoints: 5, message: "m", crashStates: 1, picture };
+    const report = { schemaVersion: SCHEMA_VERSION, target: "t", seed: 1, score: 0, maxScore: 5, bonus: 0, maxBonus: 0, deliverables: [{ id: "phase3", title: "t", kind: "core", status: "graded", points: 0, maxPoints: 5, checks: [check], crashStates: 1, durationMs: 1 }], stats: { crashStates: 1, durationMs: 1 } };
+    expect(() => assertMatchesSchema("report", report, "report")).not.toThrow();
     expect(picture.runs[2]!.printed).toEqual({ line: '{"status":"paused","nextStep":3}', wrong: true });
   });
 
