@@ -61,24 +61,23 @@ export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): st
 export function describeResult(name: string, r: CallResult, { call = name }: { call?: string } = {}): string {
   if (r.status === "threw" || r.status === "import-failed") toldError({ name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message });
   if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
-  toldOutcome(outcomeOf(call, r), { place: { says: leadOf(name, r, call) } });
+  const lead = leadOf(name, r, call);
+  toldOutcome(outcomeOf(call, r), { place: { says: lead } });
+  // The lead, then what follows it: the message, the details, a hint.
   switch (r.status) {
     case "returned":
-      return `${name} returned ${r.value.preview}`;
-    case "threw":
-      return r.error.notImplemented
-        ? `${name} is not implemented yet (it threw "${r.error.message}")`
-        : `${name} threw ${r.error.name}${r.error.code ? ` (${r.error.code})` : ""}: ${r.error.message}${at(r.error.frames)}${characterPosition(r.error.name, r.error.message)}`;
-    case "exited":
-      return `${name} ended the process: ${r.detail}`;
     case "missing":
-      return `${fileOf(name)} ${r.detail}`;
+      return lead;
+    case "threw":
+      return r.error.notImplemented ? `${lead} (it threw "${r.error.message}")` : `${lead}: ${r.error.message}${at(r.error.frames)}${characterPosition(r.error.name, r.error.message)}`;
+    case "exited":
+      return `${lead}: ${r.detail}`;
     case "import-failed":
-      return `${fileOf(name)} threw while loading: ${r.error.name}: ${r.error.message}${at(r.error.frames)}`;
+      return `${lead}: ${r.error.name}: ${r.error.message}${at(r.error.frames)}`;
     case "timed-out":
-      if (r.skippedAfter) return `${name} was never called: before it, ${r.skippedAfter} (${hangHint(r.skippedAfter)})`;
-      if (r.importing) return `${fileOf(name)} did not finish loading: ${r.detail} (is there a loop at its top level?)`;
-      return `${name} ${r.detail} (${hangHint(call)})`;
+      if (r.skippedAfter) return `${lead}: before it, ${r.skippedAfter} (${hangHint(r.skippedAfter)})`;
+      if (r.importing) return `${lead}: ${r.detail} (is there a loop at its top level?)`;
+      return lead;
   }
 }
 
@@ -90,9 +89,10 @@ export function namedFile(call: string, r: CallResult): string | undefined {
 /** What kept a real process from finishing `calls` (process-client.ts's words: "the process did not finish within 20 s ..."), or null; its outcome told (told.ts). */
 export function unfinishedProcess(p: ProcessOutcome, calls?: string): string | null {
   const words = unfinished(p, calls);
+  if (words === null) return null;
   // A picture says a process that ran out of time without the guess at why that follows.
   const says = p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : words;
-  if (words !== null) toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true, place: { says: says! } });
+  toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true, place: { says } });
   return words;
 }
 

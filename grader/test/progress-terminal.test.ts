@@ -9,8 +9,8 @@ import { dir } from "tmp-promise";
 import { expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { readReport } from "../report/read-report.js";
-import { renderScoreboard } from "../report/terminal.js";
 import { loadRubric } from "../rubric.js";
+import { plainScoreboard } from "./support/grade.js";
 
 const LAUNCH = path.join(REPO_ROOT, "grader/cli/launch.mjs");
 const TITLES = loadRubric().deliverables.filter((d) => d.enabled && d.checks.length > 0).map((d) => d.title);
@@ -19,13 +19,6 @@ const tmux = (...args: string[]) => execa("tmux", args, { reject: false });
 /** A row as the terminal shows it while grading: a deliverable's title, then its score in the score column. */
 const isRow = (line: string) => TITLES.some((t) => line.startsWith(t)) && /\s\d+\/\d+( \(bonus\))?$/.test(line);
 const isLive = (line: string) => /^\d+\u00a0s · [\d,]+ crash states? · /.test(line);
-
-/** The scoreboard that `report` (a --json file) prints when the output is not a terminal, with the seconds the run printed. */
-function plainScoreboard(json: string, printed: string): string {
-  const seconds = Number(/checked in ([\d.]+)\u00a0s/.exec(printed)?.[1]);
-  expect(seconds).toBeGreaterThan(0);
-  return renderScoreboard(readReport(json), { color: false, seconds, width: 80 });
-}
 
 test("under a terminal, a cold grade of the reference shows its first row in the first quarter of the grade, then each row as it finishes under a changing live line, and ends on the plain scoreboard", async () => {
   const out = await dir({ unsafeCleanup: true });
@@ -53,7 +46,7 @@ test("under a terminal, a cold grade of the reference shows its first row in the
     expect(live.size).toBeGreaterThanOrEqual(3);
     // Once over: the scoreboard alone, as piped, then the shell's line.
     const printed = last.slice(0, last.findIndex((l) => l.startsWith("GRADE-ENDED"))).join("\n").replace(/\n+$/, "");
-    expect(printed).toBe(plainScoreboard(json, printed));
+    expect(printed).toBe(plainScoreboard(readReport(json), printed));
   } finally {
     await tmux("kill-session", "-t", SESSION);
     await out.cleanup();

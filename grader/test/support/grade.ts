@@ -7,6 +7,7 @@ import { dir } from "tmp-promise";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
+import { renderScoreboard } from "../../report/terminal.js";
 import { deliverablesOfFile, loadRubric } from "../../rubric.js";
 import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
 
@@ -85,6 +86,13 @@ async function withReport(start: (json: string) => Promise<{ exitCode?: number; 
   } finally {
     await cleanup();
   }
+}
+
+/** The scoreboard `report` prints when the output is not a terminal, with the seconds the grade printed (`printed`, its output). */
+export function plainScoreboard(report: Report, printed: string): string {
+  const seconds = Number(/checked in ([\d.]+)\u00a0s/.exec(printed)?.[1]);
+  if (!(seconds > 0)) throw new Error(`no "checked in N s" in what the grade printed:\n${printed}`);
+  return renderScoreboard(report, { color: false, seconds, width: 80 });
 }
 
 /** The check `id` in a report, wherever its deliverable is. */
