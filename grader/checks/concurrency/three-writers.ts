@@ -7,8 +7,8 @@ import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState } from "../../grading/states.js";
-import { lanesPicture } from "./lanes-picture.js";
-import { concurrencyStory, withWorld } from "./world-of.js";
+import { lanesPicture, type LanesInput } from "./lanes-picture.js";
+import { concurrencyStory, runCause, withWorld } from "./world-of.js";
 
 const WRITERS = 3;
 
@@ -21,6 +21,8 @@ export const threeWriters: CheckDefinition = {
         states: fc.tuple(smallJsonState(), smallJsonState(), smallJsonState()),
         order: fc.array(fc.nat({ max: WRITERS - 1 }), { maxLength: 48 }),
       });
+      // The run the last story told: the found one, once fast-check has shrunk it.
+      let told: LanesInput | null = null;
       const found = await findCounterexample(
         ctx,
         arb,
@@ -29,13 +31,13 @@ export const threeWriters: CheckDefinition = {
           const exec = await world.run(setup, follow(order));
           ctx.countCrashStates(exec.loads);
           if (!exec.problem) return null;
-          const run = { setup, exec, pids: world.pids, clockMs: world.clockMs };
+          const run = (told = { setup, exec, pids: world.pids, clockMs: world.clockMs });
           ctx.draw(() => lanesPicture(run));
           return concurrencyStory(setup, exec, "an order chosen at random from the seed", world.pids, world.clockMs);
         },
         { numRuns: 15 },
       );
-      return found ? ctx.failed(found.story, found.path) : ctx.passed();
+      return found ? ctx.failed(found.story, found.path, told ? runCause(ctx, told) : {}) : ctx.passed();
     }),
 };
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Execution } from "../../concurrency/explore.js";
 import { World, writerName, type Setup } from "../../concurrency/world.js";
 import type { CheckContext } from "../../grading/context.js";
+import type { Cause } from "../../contract/verdict.js";
 import { normaliseName } from "../../crash/names.js";
 import { showState } from "../../grading/states.js";
 import { Actor } from "../../sandbox/supervisor/actor-client.js";
@@ -118,6 +119,15 @@ export function concurrencyStory(setup: Setup, exec: Execution, tried: string, p
   }[problem.kind];
   const story = `${setup.states.length} writers, each a process of its own, saved checkpoint.json at the same time (${writers}; ${before}), while a reader loaded it after every file-system call they made.${order}${what}`;
   return storyWords(story, setup.states.length, pids, clockMs);
+}
+
+/**
+ * The cause of a run's failure: the target's errors its story told, in the story's words (a temp
+ * name's pid as whose it is), so that the cause repeats from grade to grade as the story does.
+ */
+export function runCause(ctx: Pick<CheckContext, "told">, run: { setup: Setup; pids: number[]; clockMs: number }): Cause {
+  const words = (text: string) => storyWords(text, run.setup.states.length, run.pids, run.clockMs);
+  return ctx.told.errors.length > 0 ? { errors: ctx.told.errors.map((e) => ({ ...e, message: words(e.message) })) } : {};
 }
 
 /** Words of a run (a story, or a picture's labels) as they repeat from grade to grade: no process id, time or random part of a temp name. */

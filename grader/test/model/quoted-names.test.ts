@@ -1,11 +1,13 @@
 // A target's error message names files (Node's "rename 'a' -> 'b'"): the sandbox hides only the
 // scenario's paths in it, so that a story that knows whose process id a name holds can say so
 // ("<pid of A>"); a story that hides the id (stale-temp's restarted process) spells each quoted
-// name the way its crash story does (crash/names.ts: quotedNamesNormalised).
+// name the way its crash story does (crash/names.ts: quotedNamesNormalised), and a concurrency
+// failure's cause names whose pid a name holds as its story does (checks/concurrency/world-of.ts).
 import path from "node:path";
 import { expect, test } from "vitest";
 import { quotedNamesNormalised } from "../../crash/names.js";
 import { summarizeError } from "../../sandbox/runtime/target/call.js";
+import { runCause } from "../../checks/concurrency/world-of.js";
 
 const ROOT = path.join("/", "scenario-root");
 const renameError = (name: string) => Object.assign(new Error(`ENOENT: no such file or directory, rename '${path.join(ROOT, "work", name)}' -> '${path.join(ROOT, "work", "checkpoint.json")}'`), { code: "ENOENT" });
@@ -18,4 +20,15 @@ test("a quoted temp name's process id and random part are hidden, whatever their
 
 test("the sandbox's summary of an error hides the scenario's folders and keeps the names in it as thrown", () => {
   expect(summarizeError(renameError("checkpoint.json.tmp-30829-7e08eb2b"), ROOT)).toMatchObject({ code: "ENOENT", message: "ENOENT: no such file or directory, rename 'checkpoint.json.tmp-30829-7e08eb2b' -> 'checkpoint.json'" });
+});
+
+test("a concurrency failure's cause names a writer's process id in a temp name as its story does, so two grades' causes match", () => {
+  const cause = (pidOfA: number) => {
+    const message = `ENOENT: no such file or directory, rename 'checkpoint.json.tmp-${pidOfA}-7e08eb2b' -> 'checkpoint.json'`;
+    const told = { errors: [{ name: "Error", code: "ENOENT", message }], outcomes: [] };
+    return runCause({ told }, { setup: { old: null, states: [{ a: 1 }, { b: 2 }] }, pids: [pidOfA, 40002, 40003], clockMs: 0 });
+  };
+  expect(cause(30829).errors?.[0]?.message).toBe("ENOENT: no such file or directory, rename 'checkpoint.json.tmp-<pid\u00a0of\u00a0A>-*' -> 'checkpoint.json'");
+  expect(cause(31977)).toEqual(cause(30829));
+  expect(runCause({ told: { errors: [], outcomes: [] } }, { setup: { old: null, states: [] }, pids: [], clockMs: 0 })).toEqual({});
 });
