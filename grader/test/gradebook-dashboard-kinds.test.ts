@@ -144,7 +144,7 @@ describe("a failure's kind", () => {
     expect(kindOf(story("A"), lanes("A", "anything at all")).key).toBe(a.key);
   });
 
-  test("a check that waits is one kind per check it waits on, read from the checks it waits on, whatever its message says; one the grader could not run, by its cause; one with no outcome recorded, a kind of its own", () => {
+  test("a check that waits is one kind per check it waits on, read from the checks it waits on, whatever its message says; one the grader could not run, by its cause; one with no outcome recorded, a kind with those whose whole story is the same", () => {
     const waiting = (waitsOn: string[], message: string) => failureKind({ status: "blocked", message, waitsOn });
     expect(waiting(["phase1.round-trip"], "Scored only once phase1.round-trip passes; fix that first.\nIt also fails on its own:\nanything").outcome).toBe("waits on phase1.round-trip");
     expect(waiting(["phase1.crash-safety", "phase1.stale-temp"], "Scored only once phase1.crash-safety and phase1.stale-temp pass; fix those first.").outcome).toBe("waits on phase1.crash-safety and phase1.stale-temp");
@@ -155,5 +155,8 @@ describe("a failure's kind", () => {
     const unrecorded = (message: string) => failureKind({ status: "failed", message });
     expect(unrecorded("Step 3 ran twice.\nMore words.").outcome).toBe("no outcome recorded: Step 3 ran twice.");
     expect(unrecorded("Step 3 ran twice.").key).not.toBe(unrecorded("Step 4 ran twice.").key);
+    // Only a story the same whole is the same kind: a first line alike is not read as alike.
+    expect(unrecorded("Step 3 ran twice.\nIn run 1.").key).not.toBe(unrecorded("Step 3 ran twice.\nIn run 2.").key);
+    expect(unrecorded("Step 3 ran twice.\nIn run 1.").key).toBe(unrecorded("Step 3 ran twice.\nIn run 1.").key);
   });
 });

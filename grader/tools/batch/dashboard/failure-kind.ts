@@ -3,7 +3,7 @@
 // picture, when the check draws one: picture-place.ts) and what went wrong: the outcome its cause
 // holds (contract/verdict.ts), made by the grader from what the story was made from. A check that
 // waits on another is one kind per check it waits on. A failure whose cause names no outcome (a
-// story of a check written without one) is a kind of its own.
+// story of a check written without one) is one kind with those whose story is the same, whole.
 import type { CheckReport } from "../../../report/report.js";
 import { placeOf } from "./picture-place.js";
 
@@ -27,8 +27,12 @@ export function failureKind(check: Pick<CheckReport, "status" | "message" | "pic
     outcome = check.cause.outcome;
     if (check.status === "failed" && check.picture) place = placeOf(check.picture);
   } else {
-    // No outcome recorded (a story of a check written without one): its own kind, never grouped by guessing from its words.
-    outcome = `${check.status === "error" ? "the grader could not run it" : "no outcome recorded"}: ${(check.message ?? "").split("\n")[0]}`;
+    // No outcome recorded (a story of a check written without one): one kind with each failure
+    // whose story is the same whole, never grouped by what a part of its words seems to say. Its
+    // first line names it on the page.
+    const said = check.message ?? "";
+    outcome = `${check.status === "error" ? "the grader could not run it" : "no outcome recorded"}: ${said.split("\n")[0]}`;
+    return { key: `${check.status}|unrecorded|${said}`, outcome, place };
   }
   return { key: `${check.status}|${place}|${outcome}`, outcome, place };
 }
