@@ -18,7 +18,7 @@ import { showState, type JsonState } from "../../grading/states.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
+import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
 import type { CrashWindow } from "./crash-window.js";
 
 /** One process of a chain, recorded on what the crashes before it left. */
@@ -67,7 +67,7 @@ export async function recordRestart(box: Sandbox, links: readonly Link[], restar
   const loaded = restart.loadsFirst ? run.results[0]! : undefined;
   const problem = checkWrite(run.results.at(-1)!, restart.state);
   if (problem) return `Process ${number} ${loaded ? "loaded, then" : "then"}: ${problem}.`;
-  if (run.trace!.truncated) return `Process ${number} made more file-system calls than the grader records (${RECORD_LIMITS_TEXT}).`;
+  if (run.trace!.truncated) return `Process ${number} made more file-system calls than the grader records (${recordLimitsText()}).`;
   const trace = run.trace!;
   const start = findMark(trace, `call:${restart.loadsFirst ? "loadCheckpoint" : "atomicCheckpoint"}`);
   const writeStart = findMark(trace, "call:atomicCheckpoint");

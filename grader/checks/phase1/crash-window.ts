@@ -5,7 +5,7 @@ import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { absentOutcome, checkWrite, noCheckpoint, write, type Expected } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
+import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
 import { showState, type JsonState } from "../../grading/states.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import type { DiskEntry } from "../../crash/model.js";
@@ -40,7 +40,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     if (problem) return problem;
   }
   const trace = run.trace!;
-  if (trace.truncated) return `atomicCheckpoint made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
+  if (trace.truncated) return `atomicCheckpoint made more file-system calls than the grader records (${recordLimitsText()})`;
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
   // No checkpoint is whatever this load says where nothing was written: phase1.absent charges it when that is not null.

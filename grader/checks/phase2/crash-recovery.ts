@@ -6,7 +6,7 @@ import { cutPlace } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { describeResult } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { RECORD_LIMITS_TEXT } from "../../sandbox/interposition/recorder.js";
+import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import { doneEffects, held, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
@@ -26,7 +26,7 @@ export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?
   const run = await box.run(setup.module, { from, steps: [runTaskStep(maxSteps, setup.checkpoint)] }, { record: true });
   const r = run.results[0]!;
   if (r.status !== "returned") return describeResult("runTask", r);
-  if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${RECORD_LIMITS_TEXT})`;
+  if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${recordLimitsText()})`;
   return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
 }
 
