@@ -14,7 +14,6 @@
 //   npm run bench -- --json bench.json --runs 3
 //   npm run bench -- --skip grade,batch     the engine's parts alone, in minutes (parts: grade, the
 //                                           full grades, pages and cache; baseline; concurrency; batch)
-import { execa } from "execa";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -114,7 +113,7 @@ async function main(): Promise<void> {
     const result = {
       crashStatesPerSecond: median(engine),
       crashStatesPerSecondAlone: median(engineAlone),
-      ...(graded ? gradeNumbers(graded) : { gradeSeconds: null }),
+      ...(graded ? gradeNumbers(graded) : { gradeSeconds: null, starterGradeSeconds: null }),
       baselineSecondsPerCrashState: baseline.length > 0 ? median(baseline) : null,
       speedup,
       runs: { engine, engineAlone, grades: graded?.grades ?? [], baseline },
@@ -168,9 +167,18 @@ async function gradeCosts(work: string, runs: number) {
   const alone = await deliverablesAlone(work, Object.keys(byDeliverable));
   console.log("    each deliverable graded alone (--only), wall and processor time, once:");
   for (const [id, run] of Object.entries(alone)) console.log(`      ${id.padEnd(26)} ${fmt(run.seconds, 1)} s, ${run.cpuSeconds === null ? "processor time not measured" : `${fmt(run.cpuSeconds, 1)} s of processors`}`);
-  // The page every grade writes: the solution's (every check passed) and the starter's (every check failed).
+  // A student's first grade: the untouched starter, cold, where every deliverable is not started
+  // (it exits 1: no core check passed).
   const starterJson = path.join(work, "starter.json");
-  await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "starter", "--json", starterJson, "--no-cache"], { cwd: REPO_ROOT, reject: false });
+  const starter: { seconds: number[]; cpu: number[] } = { seconds: [], cpu: [] };
+  for (let i = 0; i < runs; i++) {
+    const run = await timedRun(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "starter", "--json", starterJson, "--no-cache"], { exitCodes: [1] });
+    starter.seconds.push(run.seconds);
+    if (run.cpuSeconds !== null) starter.cpu.push(run.cpuSeconds);
+  }
+  line("(b) the untouched starter, cold", `${fmt(median(starter.seconds), 1)} s`, starter.seconds);
+  if (starter.cpu.length > 0) line("    its processor time", `${fmt(median(starter.cpu), 1)} s`, starter.cpu);
+  // The page every grade writes: the solution's (every check passed) and the starter's (every check failed).
   const html = Object.fromEntries(
     [["solution", path.join(work, "report.json")], ["starter", starterJson]].map(([name, file]) => [name!, htmlCost(JSON.parse(fs.readFileSync(file!, "utf8")) as Report, Math.max(5, runs))]),
   );
@@ -194,14 +202,17 @@ async function gradeCosts(work: string, runs: number) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, html, drawn, cache };
+  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, html, drawn, cache };
 }
 
 /** What --json keeps of the full grades. */
-function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
   return {
     gradeSeconds: median(grades),
     gradeCpuSeconds: cpu.length > 0 ? median(cpu) : null,
+    starterGradeSeconds: median(starter.seconds),
+    starterGradeCpuSeconds: starter.cpu.length > 0 ? median(starter.cpu) : null,
+    starterRuns: starter,
     deliverablesAlone: alone,
     gradeSecondsByUser: byUser,
     gradeCrashStates: crashStates,

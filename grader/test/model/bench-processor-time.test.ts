@@ -1,5 +1,5 @@
 // The bench's processor time of a program it runs (tools/bench/processor-time.ts): a child that
-// spins counts, with the processes below it; one that sleeps does not.
+// spins counts, with the processes below it; one that sleeps does not; an exit code not expected is an error.
 import { expect, test } from "vitest";
 import { endedChildrenSeconds, timedRun } from "../../tools/bench/processor-time.js";
 
@@ -19,4 +19,9 @@ test("a child that spins for 0.6 s, and its own child for 0.6 s more, count at l
   expect(busy.cpuSeconds).toBeLessThan(2);
   expect(idle.cpuSeconds).toBeLessThan(0.3);
   expect(idle.seconds).toBeGreaterThanOrEqual(0.6);
+});
+
+test("a run that exits with a code it was not told to expect is an error naming the code; one told to expect it is measured", async () => {
+  await expect(timedRun(process.execPath, ["-e", "process.exit(1)"])).rejects.toThrow(/expected exit code 0, got 1/);
+  await expect(timedRun(process.execPath, ["-e", "process.exit(1)"], { exitCodes: [1] })).resolves.toMatchObject({ seconds: expect.any(Number) });
 });
