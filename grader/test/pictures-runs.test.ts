@@ -1,8 +1,9 @@
 // The "runs" picture in real grades of one buggy fixture per deliverable (Phase 2, Phase 3,
 // stretch-git): the JSON report's picture puts the kill at the run and step the story names and
 // marks the step the story names as wrong; in the HTML report, a real browser finds the same on
-// the SVG's elements (data-* attributes), and a screenshot is kept in .grade/screenshots/. A crash
-// replayed from its run's trace also shows the folder before and after it, with a torn write's tear.
+// the SVG's elements (data-* attributes), with every line of its words inside its box, and a
+// screenshot is kept in .grade/screenshots/. A crash replayed from its run's trace also shows the
+// folder before and after it, with a torn write's tear.
 import { describe, expect, test } from "vitest";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
@@ -74,6 +75,15 @@ describe("pictures of runs in a grade", () => {
     const cells = await svg.locator("g.cell").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run")}:${e.getAttribute("data-step")}`));
     expect(cells).toEqual(picture.runs.flatMap((r, i) => r.cells.map((c) => `${i + 1}:${c.step}`)));
     expect(await svg.getAttribute("aria-label")).toContain(`killed ${picture.runs[0]!.killed!.words}`);
+    // Every line of the picture's words, its legend's included, lies inside the SVG's box: one past it is cut off, and no overflow check of the page sees it.
+    const outside = await svg.evaluate((el) => {
+      const box = (el as unknown as { viewBox: { baseVal: { width: number; height: number } } }).viewBox.baseVal;
+      return [...el.querySelectorAll("tspan")].flatMap((t) => {
+        const b = (t as unknown as { getBBox(): { x: number; y: number; width: number; height: number } }).getBBox();
+        return b.y + b.height > box.height + 1 || b.x + b.width > box.width + 1 ? [t.textContent] : [];
+      });
+    });
+    expect(outside).toEqual([]);
     await context.close();
     const overflowing = await screenshots(shared.browser(), `runs-${fixture.replace("/", "-")}`, html);
     expect(overflowing).toEqual([]);

@@ -87,19 +87,27 @@ export function runsSvg(picture: RunsPicture): string {
     parts.push(`<g class="wrong-says"${step === undefined ? "" : ` data-step="${step}"`}${picture.wrong.run === undefined ? "" : ` data-run="${picture.wrong.run}"`}>${text(lines, 4, y + 18, "wrong-text")}</g>`);
     y += 8 + lines.length * LINE;
   }
-  parts.push(text(wrapText(legend(picture), chars), 4, y + 22, "legend"));
-  const height = Math.ceil(y + 30);
+  // The legend in as many lines as it takes, each cue whole on one; the picture is as tall as they are.
+  const key = legendLines(picture, chars);
+  parts.push(text(key, 4, y + 22, "legend"));
+  const height = Math.ceil(y + 30 + (key.length - 1) * LINE);
   return `<svg xmlns="http://www.w3.org/2000/svg" class="runs" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(words)}" data-unit="${picture.unit}" data-steps="${picture.steps}"><title>${esc(words)}</title>${parts.join("")}</svg>`;
 }
 
-/** What each cue of the drawing means, in one line. */
-function legend(picture: RunsPicture): string {
+/** What each cue of the drawing means, in lines of at most `chars` characters: a cue ("✗: wrong") is never split across two. */
+function legendLines(picture: RunsPicture, chars: number): string[] {
   const cells = picture.runs.flatMap((r) => r.cells);
   const cues = ["filled: ran"];
   if (cells.some((c) => c.time > 1 && !isWrongCell(picture, c))) cues.push("×2, dashed: ran again");
   if (picture.runs.some((r) => r.killed)) cues.push("✂: killed");
   if (picture.wrong || cells.some((c) => isWrongCell(picture, c))) cues.push("✗: wrong");
-  return cues.join(" · ");
+  const lines: string[] = [];
+  for (const cue of cues) {
+    const joined = lines.length > 0 ? `${lines.at(-1)} · ${cue}` : cue;
+    if (lines.length > 0 && joined.length <= chars) lines[lines.length - 1] = joined;
+    else lines.push(cue);
+  }
+  return lines;
 }
 
 /** "steps 1, 2 and 3", "step 4", "no step". */

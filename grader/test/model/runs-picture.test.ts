@@ -19,6 +19,7 @@ import { Recorder } from "../../sandbox/interposition/recorder.js";
 import { listDisk } from "../../sandbox/runtime/disk.js";
 import { layScenario, recordingFs, scratchFolder } from "../support/model-fs.js";
 import { runsLines } from "../../report/picture-lines-runs.js";
+import { runsSvg } from "../../report/html/svg-runs.js";
 import type { RunsPicture } from "../../contract/picture-runs.js";
 import { DEFAULT_TASK } from "../../rubric-task.js";
 import { assertMatchesSchema } from "../../schemas.js";
@@ -212,5 +213,31 @@ describe("the folders before and after a crashed run", () => {
     expect(crashFolders([{ run, cut }, { run, cut }], CHECKPOINT)).toBeUndefined();
     expect(crashFolders([{ run, cut: { at: run.start - 1 } }], CHECKPOINT)).toBeUndefined();
     expect(crashFolders([{ run, cut: { at: run.start + 1, bytes: 3 } }], CHECKPOINT)).toBeUndefined();
+  });
+});
+
+describe("the runs picture's SVG", () => {
+  /** A picture of `steps` steps with every cue the legend names: a run killed, a step run again, a wrong step. */
+  const everyCue = (steps: number): RunsPicture => ({
+    kind: "runs",
+    unit: "run",
+    steps,
+    runs: [
+      { cells: [{ step: 1, time: 1 }], killed: { step: 1, at: "after", words: "at the boundary after step 1" } },
+      { cells: [{ step: 1, time: 2 }, { step: 2, time: 1 }] },
+    ],
+    wrong: { step: 2, says: "step 2 never ran" },
+  });
+  /** The legend's lines and where the last one's baseline falls, and the SVG's height, from its markup. */
+  function legendOf(svg: string): { lines: string[]; lastBaseline: number; height: number } {
+    const legend = /<text class="legend" x="[\d.]+" y="([\d.]+)">(.*?)<\/text>/.exec(svg)!;
+    const lines = [...legend[2]!.matchAll(/<tspan[^>]*>(.*?)<\/tspan>/g)].map((m) => m[1]!);
+    return { lines, lastBaseline: Number(legend[1]) + (lines.length - 1) * 16, height: Number(/ height="([\d.]+)"/.exec(svg)![1]) };
+  }
+
+  test.each([2, 5, 10])("with %i steps, each of the legend's cues is whole on one line, every line inside the SVG's height", (steps) => {
+    const { lines, lastBaseline, height } = legendOf(runsSvg(everyCue(steps)));
+    for (const cue of ["filled: ran", "×2, dashed: ran again", "✂: killed", "✗: wrong"]) expect(lines.filter((l) => l.includes(cue)), cue).toHaveLength(1);
+    expect(lastBaseline + 4).toBeLessThanOrEqual(height);
   });
 });
