@@ -26,6 +26,7 @@ import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { cannotStart } from "./command-line.js";
 import { DEFINED_IDS } from "../checks/ids.js";
 import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
+import { notStartedVerdicts } from "../checks/not-started-probe.js";
 import { inGivenOrder, runOrder } from "./schedule.js";
 import { LAST_REPORT, lastFullGrade, reportFiles } from "./report-files.js";
 
@@ -175,8 +176,14 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
     live?.fromCache(id, hit.verdicts);
   }
-  const deliverables = selected.filter((d) => !found.hits.has(d.id));
+  let unrun: CheckMeta[] = [];
+  let deliverables = selected.filter((d) => !found.hits.has(d.id));
   try {
+    // A file whose functions all still throw the starter's error is known from one call of each: its
+    // deliverables' checks fail unrun, and vitest runs only the rest (checks/not-started-probe.ts).
+    unrun = await notStartedVerdicts(config, deliverables);
+    for (const meta of unrun) postVerdict(config, meta.id, meta.status), live?.decided(meta);
+    deliverables = deliverables.filter((d) => !unrun.some((m) => m.deliverable === d.id));
     if (deliverables.length > 0) {
       const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
       const files = runOrder(config.rubric, deliverables, await compileChecks(deliverables.map((d) => d.id)));
@@ -197,7 +204,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   if (collector.errors.length > 0) throw new GraderError(collector.errors.join("\n"));
   if (cache) store(cache, found, deliverables.map((d) => d.id), collector);
   const hits = [...found.hits.values()];
-  const metas = [...collector.verdicts, ...hits.flatMap((h) => h.verdicts)];
+  const metas = [...collector.verdicts, ...unrun, ...hits.flatMap((h) => h.verdicts)];
   const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];
   const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
   // What graded it is this grade's, never the cached verdicts' (their key holds the Node version and the grader's files).

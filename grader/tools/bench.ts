@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     const result = {
       crashStatesPerSecond: median(engine),
       crashStatesPerSecondAlone: median(engineAlone),
-      ...(graded ? gradeNumbers(graded) : { gradeSeconds: null, starterGradeSeconds: null }),
+      ...(graded ? gradeNumbers(graded) : { gradeSeconds: null, starterGradeSeconds: null, phase1DoneGradeSeconds: null }),
       baselineSecondsPerCrashState: baseline.length > 0 ? median(baseline) : null,
       speedup,
       runs: { engine, engineAlone, grades: graded?.grades ?? [], baseline },
@@ -167,17 +167,26 @@ async function gradeCosts(work: string, runs: number) {
   const alone = await deliverablesAlone(work, Object.keys(byDeliverable));
   console.log("    each deliverable graded alone (--only), wall and processor time, once:");
   for (const [id, run] of Object.entries(alone)) console.log(`      ${id.padEnd(26)} ${fmt(run.seconds, 1)} s, ${run.cpuSeconds === null ? "processor time not measured" : `${fmt(run.cpuSeconds, 1)} s of processors`}`);
-  // A student's first grade: the untouched starter, cold, where every deliverable is not started
-  // (it exits 1: no core check passed).
+  // A student's first grades, cold: the untouched starter, where every deliverable is not started,
+  // and the starter with the reference's checkpoint.ts, where only Phase 1 and the bonus tiers on
+  // checkpoint.ts are graded (both exit 1: a core check failed).
   const starterJson = path.join(work, "starter.json");
+  const phase1Done = path.join(work, "phase1-done");
+  fs.cpSync(path.join(REPO_ROOT, "starter"), phase1Done, { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, "solution/checkpoint.ts"), path.join(phase1Done, "checkpoint.ts"));
   const starter: { seconds: number[]; cpu: number[] } = { seconds: [], cpu: [] };
+  const phase1: { seconds: number[]; cpu: number[] } = { seconds: [], cpu: [] };
   for (let i = 0; i < runs; i++) {
-    const run = await timedRun(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", "starter", "--json", starterJson, "--no-cache"], { exitCodes: [1] });
-    starter.seconds.push(run.seconds);
-    if (run.cpuSeconds !== null) starter.cpu.push(run.cpuSeconds);
+    for (const [into, target, json] of [[starter, "starter", starterJson], [phase1, phase1Done, path.join(work, "phase1-done.json")]] as const) {
+      const run = await timedRun(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target, "--json", json, "--no-cache"], { exitCodes: [1] });
+      into.seconds.push(run.seconds);
+      if (run.cpuSeconds !== null) into.cpu.push(run.cpuSeconds);
+    }
   }
   line("(b) the untouched starter, cold", `${fmt(median(starter.seconds), 1)} s`, starter.seconds);
   if (starter.cpu.length > 0) line("    its processor time", `${fmt(median(starter.cpu), 1)} s`, starter.cpu);
+  line("    Phase 1 done, the rest not", `${fmt(median(phase1.seconds), 1)} s`, phase1.seconds);
+  if (phase1.cpu.length > 0) line("    its processor time", `${fmt(median(phase1.cpu), 1)} s`, phase1.cpu);
   // The page every grade writes: the solution's (every check passed) and the starter's (every check failed).
   const html = Object.fromEntries(
     [["solution", path.join(work, "report.json")], ["starter", starterJson]].map(([name, file]) => [name!, htmlCost(JSON.parse(fs.readFileSync(file!, "utf8")) as Report, Math.max(5, runs))]),
@@ -202,17 +211,20 @@ async function gradeCosts(work: string, runs: number) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, html, drawn, cache };
+  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, phase1, html, drawn, cache };
 }
 
 /** What --json keeps of the full grades. */
-function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, phase1, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
   return {
     gradeSeconds: median(grades),
     gradeCpuSeconds: cpu.length > 0 ? median(cpu) : null,
     starterGradeSeconds: median(starter.seconds),
     starterGradeCpuSeconds: starter.cpu.length > 0 ? median(starter.cpu) : null,
     starterRuns: starter,
+    phase1DoneGradeSeconds: median(phase1.seconds),
+    phase1DoneGradeCpuSeconds: phase1.cpu.length > 0 ? median(phase1.cpu) : null,
+    phase1DoneRuns: phase1,
     deliverablesAlone: alone,
     gradeSecondsByUser: byUser,
     gradeCrashStates: crashStates,

@@ -145,7 +145,7 @@ export function shownOutput(text: string, session: { cwd: string; root: string; 
 }
 
 /** The last line of an error output that says something: not Node's own "Node.js v20..." footer. */
-function lastErrorLine(text: string): string {
+export function lastErrorLine(text: string): string {
   return text.split("\n").map((l) => l.trim()).filter((l) => l && !/^Node\.js v\d/.test(l)).at(-1) ?? "";
 }
 

@@ -12,6 +12,7 @@ function numbers(over: Partial<BenchNumbers> = {}): BenchNumbers {
   return {
     gradeSeconds: 9.5,
     starterGradeSeconds: 1.9,
+    phase1DoneGradeSeconds: 4.9,
     crashStatesPerSecond: 2600,
     bySize: [{ bytes: MiB, ofLimit: 0.6 }, { bytes: 10 * MiB, ofLimit: 0.5 }],
     // 1 ms a crash state, and 0.1 ms for each step its recovery runs: linear.
@@ -29,6 +30,7 @@ test("each number just short of its target is judged missed, and only that targe
   const short: Partial<BenchNumbers>[] = [
     { gradeSeconds: 10.1 },
     { starterGradeSeconds: 2.1 },
+    { phase1DoneGradeSeconds: 5.1 },
     { crashStatesPerSecond: 2499 },
     { bySize: [{ bytes: MiB, ofLimit: 0.49 }, { bytes: 10 * MiB, ofLimit: 0.5 }] },
     { bySize: [{ bytes: MiB, ofLimit: 0.6 }, { bytes: 10 * MiB, ofLimit: 0.49 }] },
@@ -43,9 +45,9 @@ test("each number just short of its target is judged missed, and only that targe
   });
 });
 
-test("a target the bench did not measure (no sizes, no default --jobs, full grades skipped) reads 'not measured', not met", () => {
-  const judged = TARGETS.map((t) => t.judge(numbers({ bySize: [], batch: [{ jobs: jobs + 1, gradesPerMinute: 10 }], gradeSeconds: null, starterGradeSeconds: null })));
+test("a target the bench did not measure (no sizes, no default --jobs, the grades skipped) reads 'not measured', not met", () => {
+  const judged = TARGETS.map((t) => t.judge(numbers({ bySize: [], batch: [{ jobs: jobs + 1, gradesPerMinute: 10 }], gradeSeconds: null, starterGradeSeconds: null, phase1DoneGradeSeconds: null })));
   const lines = targetLines(judged);
-  expect(lines.filter((l) => l.startsWith("not measured"))).toHaveLength(5);
+  expect(lines.filter((l) => l.startsWith("not measured"))).toHaveLength(6);
   expect(judged.filter((j) => j.got === null).every((j) => !j.met)).toBe(true);
 });
