@@ -12,7 +12,6 @@
 // checkpoint.ts that is not) and the file is graded in full. A right answer cannot lose a point
 // here: no check of a file can pass while every function of it throws before doing anything.
 // Each such failure says it was not run, and its replay command (`--only <check>`) runs it.
-import path from "node:path";
 import { CheckContext } from "../grading/context.js";
 import { load, write } from "../grading/calls.js";
 import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js";
