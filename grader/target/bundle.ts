@@ -51,7 +51,9 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     metafile: true,
   } satisfies BuildOptions;
   try {
-    const result = await build({ ...options, format: "cjs", outfile: req.outFile });
+    // The map's sources are relative to the bundle's folder; sourceRoot keeps that folder for a copy
+    // of the bundle in another one (a user of its own runs a copy: frames.ts).
+    const result = await build({ ...options, format: "cjs", outfile: req.outFile, sourceRoot: `${path.dirname(req.outFile)}${path.sep}` });
     return { ok: true, file: req.outFile, code: codeDigest(fs.readFileSync(req.outFile, "utf8"), result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
@@ -61,7 +63,8 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   }
   // Top-level await: an ES module bundle, run as the body of an async function.
   try {
-    const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]) });
+    // Not written by esbuild, its map's sources are relative to the working folder.
+    const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]), sourceRoot: `${process.cwd()}${path.sep}` });
     const text = esmBundleToAsyncBody(result.outputFiles[0]!.text);
     fs.writeFileSync(req.outFile, text);
     return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };

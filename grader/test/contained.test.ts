@@ -289,7 +289,7 @@ describe.runIf(isRoot)("as root, submitted code runs as a user of its own", () =
     test("its connection fails: phase1.absent alone loses its points, with a story that names the error, and the listener sees nothing", () => {
       const { report, port, seen } = graded!;
       expect(notPassedWhy(report)).toEqual({
-        "phase1.absent": `Called loadCheckpoint on a path in an empty folder, where nothing was ever written.\nloadCheckpoint threw Error: could not send what it found to 127.0.0.1:${port}: ENETUNREACH; expected null`,
+        "phase1.absent": `Called loadCheckpoint on a path in an empty folder, where nothing was ever written.\nloadCheckpoint threw Error: could not send what it found to 127.0.0.1:${port}: ENETUNREACH (at loadCheckpoint (checkpoint.ts:31:37)); expected null`,
       });
       const absent = checkOf(report, "phase1.absent")!;
       expect(absent.points).toBe(0);

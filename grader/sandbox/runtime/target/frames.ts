@@ -78,7 +78,9 @@ export class StudentFrames {
   private locate(fn: string | undefined, line: number, column: number): string | null {
     const entry = this.sourceMap()?.findEntry(line - 1, column - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
     if (!entry?.originalSource) return null;
-    const source = path.resolve(path.dirname(this.bundleFile), entry.originalSource.replace(/^file:\/\//, ""));
+    // Sources are relative to the folder the bundle was built in (its sourceRoot), not to where this copy of it lies.
+    const root = (this.sourceMap()?.payload as { sourceRoot?: string } | undefined)?.sourceRoot || path.dirname(this.bundleFile);
+    const source = path.resolve(root, entry.originalSource.replace(/^file:\/\//, ""));
     const rel = path.relative(this.targetDir, source);
     if (rel.startsWith("..") || path.isAbsolute(rel) || rel.split(path.sep).includes("node_modules")) return null;
     const where = `${rel}:${entry.originalLine! + 1}:${entry.originalColumn! + 1}`;
