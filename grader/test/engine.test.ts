@@ -130,6 +130,30 @@ describe("top-level await", () => {
     expect(fs.existsSync(path.join(targetDir, "c"))).toBe(false);
   });
 
+  test("a module with top-level await has its exported functions for a call made before its await settles, renamed ones too, and an error of one names the student's line", async () => {
+    const scratch = await dir({ unsafeCleanup: true });
+    onTestFinished(() => scratch.cleanup());
+    const targetDir = scratch.path;
+    fs.writeFileSync(
+      path.join(targetDir, "checkpoint.ts"),
+      ["import fs from \"node:fs\";", "export function loadCheckpoint(p: string) {", "  if (!fs.existsSync(p)) throw new Error(\"none at \" + p);", "  return 1;", "}", "function save() {", "  return \"saved\";", "}", "export { save as atomicCheckpoint };", "await Promise.resolve();", ""].join("\n"),
+    );
+    const out = path.join(targetDir, "c.cjs");
+    expect((await bundleTarget({ targetDir, file: "checkpoint.ts", outFile: out })).ok).toBe(true);
+    expect(fs.readFileSync(out, "utf8").startsWith(ASYNC_BODY_MARKER)).toBe(true);
+    const target = new CompiledTarget(out, targetDir, path.join(targetDir, "checkpoint.ts"));
+    const exports = target.instantiate({ fs, provided: {}, pid: 5, random: 1 });
+    expect(Object.keys(exports).sort()).toEqual(["atomicCheckpoint", "loadCheckpoint"]);
+    expect((exports.atomicCheckpoint as () => string)()).toBe("saved");
+    let thrown: unknown;
+    try {
+      (exports.loadCheckpoint as (p: string) => unknown)(path.join(targetDir, "absent"));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(target.frames.of(thrown)).toEqual(["loadCheckpoint (checkpoint.ts:3:32)"]);
+  });
+
   test("a target with top-level await runs as an async body, with every import style still served by the sandbox", async () => {
     const scratch = await dir({ unsafeCleanup: true });
     onTestFinished(() => scratch.cleanup());

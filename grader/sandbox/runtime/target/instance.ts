@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
-import { ASYNC_BODY_MARKER } from "../../../target/esm-to-function.js";
+import { ASYNC_BODY_HEAD_LINES, ASYNC_BODY_MARKER } from "../../../target/esm-to-function.js";
 import { StudentFrames } from "./frames.js";
 import { seededMath } from "./random-streams.js";
 import { guardedModule } from "./closed-doors.js";
@@ -55,7 +55,8 @@ export class CompiledTarget {
     // A target with top-level await arrives as the body of an async function (see target/esm-to-function.ts).
     const asyncBody = code.startsWith(ASYNC_BODY_MARKER);
     const body = asyncBody ? `return (async () => {\n${code}\n})();` : code;
-    this.fn = vm.compileFunction(body, PARAMS, { filename: bundleFile, lineOffset: asyncBody ? -1 : 0 });
+    // Its lines as esbuild printed them, which its source map maps: past the wrapper's line and the two esm-to-function.ts puts first.
+    this.fn = vm.compileFunction(body, PARAMS, { filename: bundleFile, lineOffset: asyncBody ? -1 - ASYNC_BODY_HEAD_LINES : 0 });
     this.frames = new StudentFrames(bundleFile, code, targetDir);
     this.hostRequire = createRequire(targetDir.endsWith("/") ? targetDir : targetDir + "/");
   }
