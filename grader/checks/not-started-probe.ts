@@ -13,7 +13,7 @@
 // here: no check of a file can pass while every function of it throws before doing anything.
 // Each such failure says it was not run, and its replay command (`--only <check>`) runs it.
 import { CheckContext } from "../grading/context.js";
-import { load, write } from "../grading/calls.js";
+import { load, targetError, write } from "../grading/calls.js";
 import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js";
 import { prepareTarget } from "../grading/prepare.js";
 import type { CheckMeta, TargetError } from "../contract/verdict.js";
@@ -104,7 +104,7 @@ async function callEach(ctx: CheckContext, module: string, steps: ScenarioStep[]
   for (const [i, call] of named.entries()) {
     const r: CallResult | undefined = results[i];
     if (r?.status !== "threw") return null;
-    calls.push({ name: call, error: { name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message } });
+    calls.push({ name: call, error: targetError(r.error) });
   }
   return calls;
 }

@@ -2,7 +2,8 @@
 // same words for every deliverable (each phase, the bonus tiers, the stretch goals) and for the
 // concurrency engine's reader and writers.
 import { stateDigest } from "../../lab/canonical.js";
-import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
+import type { CallResult, ErrorSummary, ScenarioStep } from "../sandbox/messages/scenario.js";
+import type { TargetError } from "../contract/verdict.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { showState, type JsonState } from "./states.js";
 import { toldError, toldOutcome } from "./told.js";
@@ -53,13 +54,18 @@ export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): st
   return `\n${name} returned before the file-system calls it started had run (fs.promises, callbacks or a stream it did not wait for): they ran after it returned, so a load right after it did not see them.`;
 }
 
+/** An error the target's code threw, as a failure's cause keeps it: its name, code and message. */
+export function targetError(e: ErrorSummary): TargetError {
+  return { name: e.name, ...(e.code ? { code: e.code } : {}), message: e.message };
+}
+
 /**
  * What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet".
  * `name` is the call as the story shows it ("atomicCheckpoint(path, {...})"); `call`, the function
  * (`name` when it is only that). The error and the outcome it tells go with the verdict (told.ts).
  */
 export function describeResult(name: string, r: CallResult, { call = name }: { call?: string } = {}): string {
-  if (r.status === "threw" || r.status === "import-failed") toldError({ name: r.error.name, ...(r.error.code ? { code: r.error.code } : {}), message: r.error.message });
+  if (r.status === "threw" || r.status === "import-failed") toldError(targetError(r.error));
   if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
   const lead = leadOf(name, r, call);
   toldOutcome(outcomeOf(call, r), { place: { says: lead } });
