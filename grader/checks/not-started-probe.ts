@@ -61,9 +61,11 @@ export async function notStartedVerdicts(config: GradeConfig, deliverables: Rubr
   const found = await Promise.all(files.map((file) => firstCalls(config, file)));
   const metas: CheckMeta[] = [];
   for (const [i, file] of files.entries()) {
-    const calls = found[i];
-    if (!calls) continue;
-    for (const d of whole.filter((w) => w.file === file)) metas.push(...d.checks.map((c) => unrun(config, d.id, c.id, file, calls.calls, calls.span)));
+    const first = found[i];
+    if (!first) continue;
+    // One story for every check of the file: only the replay command is each check's own.
+    const unrun = { status: "failed" as const, ...notRunStory(file, first.calls), crashStates: 0, durationMs: 0, span: first.span };
+    for (const d of whole.filter((w) => w.file === file)) metas.push(...d.checks.map((c) => ({ id: c.id, deliverable: d.id, ...unrun, replay: checkCommand(config, c.id) })));
   }
   return metas;
 }
@@ -117,8 +119,8 @@ async function runProgram(ctx: CheckContext): Promise<FirstCall[] | null> {
   return [{ name: PROGRAM.module, ran: `\`${session.command}\``, error: { name: `exit code ${session.exitCode}`, message: said } }];
 }
 
-/** A check of a file not started, failed without being run: its story says so, and what the first calls showed. */
-function unrun(config: GradeConfig, deliverable: string, checkId: string, file: string, calls: FirstCall[], span: [number, number]): CheckMeta {
+/** What a check of a file not started says, failed without being run, and its cause: the errors the first calls showed. */
+function notRunStory(file: string, calls: FirstCall[]): Pick<CheckMeta, "message" | "cause"> {
   const names = calls.map((c) => c.name);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   const are = names.length === 1 ? "is" : "are";
@@ -129,14 +131,7 @@ function unrun(config: GradeConfig, deliverable: string, checkId: string, file: 
       ? `called once, ${list} threw the starter's "${first!.error.message}"`
       : `called once each, ${list} each threw the starter's "not implemented yet"`;
   return {
-    id: checkId,
-    deliverable,
-    status: "failed",
     message: `Not run: ${file} is not started: ${showed}. This check runs once ${list} ${are} written.`,
-    replay: checkCommand(config, checkId),
     cause: { errors: calls.map((c) => c.error), outcome: `${list} ${are} not implemented yet` },
-    crashStates: 0,
-    durationMs: 0,
-    span,
   };
 }
