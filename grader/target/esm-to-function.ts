@@ -26,14 +26,7 @@ export function esmBundleToAsyncBody(code: string): string {
 
 /** `a, b as c` as getters on module.exports: `a` and `c`, each reading its binding when read. */
 function exportGetters(list: string): string {
-  const pairs = list
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const [name, alias] = s.split(/\s+as\s+/);
-      return `${JSON.stringify(alias ?? name)}: { get: () => ${name}, enumerable: true }`;
-    });
+  const pairs = bindings(list).map(({ name, alias }) => `${JSON.stringify(alias ?? name)}: { get: () => ${name}, enumerable: true }`);
   return `Object.defineProperties(module.exports, { ${pairs.join(", ")} });`;
 }
 
@@ -50,13 +43,19 @@ function importClause(clause: string, from: string): string {
 
 /** `a, b as c` as destructuring (`a, b: c`) for imports. */
 function renames(list: string): string {
+  return bindings(list)
+    .map(({ name, alias }) => (alias ? `${name}: ${alias}` : name))
+    .join(", ");
+}
+
+/** The names of an import or export list, `a, b as c`: each binding and the name it goes by elsewhere. */
+function bindings(list: string): { name: string; alias?: string }[] {
   return list
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean)
     .map((s) => {
       const [name, alias] = s.split(/\s+as\s+/);
-      return alias ? `${name}: ${alias}` : name;
-    })
-    .join(", ");
+      return alias ? { name: name!, alias } : { name: name! };
+    });
 }
