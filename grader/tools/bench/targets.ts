@@ -41,6 +41,14 @@ function target(name: string, wanted: string, measure: (n: BenchNumbers) => { go
   };
 }
 
+/** A time that must be at most `limit` seconds; not measured when `read` gives null. */
+function secondsAtMost(name: string, limit: number, read: (n: BenchNumbers) => number | null): Target {
+  return target(name, `at most ${limit} s`, (n) => {
+    const seconds = read(n);
+    return seconds === null ? null : { got: `${seconds.toFixed(1)} s`, met: seconds <= limit };
+  });
+}
+
 function ofLimitAt(bytes: number): (n: BenchNumbers) => { got: string; met: boolean } | null {
   return (n) => {
     const row = n.bySize.find((s) => s.bytes === bytes);
@@ -49,9 +57,9 @@ function ofLimitAt(bytes: number): (n: BenchNumbers) => { got: string; met: bool
 }
 
 export const TARGETS: Target[] = [
-  target("cold full grade of the solution", "at most 10 s", (n) => (n.gradeSeconds === null ? null : { got: `${n.gradeSeconds.toFixed(1)} s`, met: n.gradeSeconds <= 10 })),
-  target("cold grade of the untouched starter", "at most 2 s", (n) => (n.starterGradeSeconds === null ? null : { got: `${n.starterGradeSeconds.toFixed(1)} s`, met: n.starterGradeSeconds <= 2 })),
-  target("cold grade with Phase 1 done, the rest not started", "at most 5 s", (n) => (n.phase1DoneGradeSeconds === null ? null : { got: `${n.phase1DoneGradeSeconds.toFixed(1)} s`, met: n.phase1DoneGradeSeconds <= 5 })),
+  secondsAtMost("cold full grade of the solution", 10, (n) => n.gradeSeconds),
+  secondsAtMost("cold grade of the untouched starter", 2, (n) => n.starterGradeSeconds),
+  secondsAtMost("cold grade with Phase 1 done, the rest not started", 5, (n) => n.phase1DoneGradeSeconds),
   target("engine", "at least 2,500 crash states/s", (n) => ({ got: `${Math.round(n.crashStatesPerSecond)}/s`, met: n.crashStatesPerSecond >= 2500 })),
   target("1 MiB states", "at least 50% of the bare work's rate", ofLimitAt(MiB)),
   target("10 MiB states", "at least 50% of the bare work's rate", ofLimitAt(10 * MiB)),
