@@ -1,5 +1,5 @@
 // Turns a deliverable's checks into vitest tests: one test per check, its verdict in `meta`.
-import { beforeAll, describe, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, inject, test } from "vitest";
 import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { isSelected, type GradeConfig } from "./config.js";
@@ -14,6 +14,11 @@ import { recordingTold } from "./told.js";
 import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
 import { tellCrashStates } from "../contract/crash-count.js";
+import { cpuLedger, startCpuLedger } from "../sandbox/messages/cpu-causes.js";
+
+// A grade's worker: what it used before its first deliverable's checks load is its start (GRADE_CPU_CAUSES).
+startCpuLedger("worker");
+cpuLedger()?.charge("start");
 
 export interface CheckDefinition {
   id: string;
@@ -41,6 +46,8 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
   assertChecksMatchManifest(config.rubric, deliverable, checks.map((c) => c.id));
   const files = deliverableModules(config.rubric, deliverable);
   describe.concurrent(deliverable, () => {
+    // A worker may be ended without its exit handlers: its record is written after each deliverable.
+    afterAll(() => cpuLedger()?.write());
     let target: PreparedTarget;
     let began = Date.now();
     beforeAll(async () => {

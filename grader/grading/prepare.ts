@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { STAND_INS_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
+import { chargedTo } from "../sandbox/messages/cpu-causes.js";
 import { wholeFileStory } from "../report/whole-file.js";
 import { buildName, leaveTrace, traceOfBuild, type Trace } from "../target/trace.js";
 import type { GradeConfig } from "./config.js";
@@ -52,7 +53,11 @@ export interface PreparedTarget {
  * grader's stand-ins for them, into `bundles` (the grade's scratch by default). What the builds
  * read is left in the grade's scratch for the verdict cache (target/trace.ts).
  */
-export async function prepareTarget(config: GradeConfig, files: DeliverableFiles, { bundles = config.work }: { bundles?: string } = {}): Promise<PreparedTarget> {
+export async function prepareTarget(config: GradeConfig, files: DeliverableFiles, options: { bundles?: string } = {}): Promise<PreparedTarget> {
+  return chargedTo("compile", () => prepare(config, files, options));
+}
+
+async function prepare(config: GradeConfig, files: DeliverableFiles, { bundles = config.work }: { bundles?: string }): Promise<PreparedTarget> {
   const variants: Variant[] = [];
   // A variant that compiles to the same code as one before it (a stand-in runner.ts imports no
   // checkpoint.ts, so the stand-in for that changes nothing) is not tried again: the same code gets the same verdict.

@@ -31,6 +31,7 @@ import { DRAWN_FIXTURES, gradeFixture, htmlCost } from "./bench/html.js";
 import { openEngine, statesPerSecond, stepsCost } from "./bench/engine.js";
 import { physicalLimit } from "./bench/physical-limit.js";
 import { deliverablesAlone, timedRun } from "./bench/processor-time.js";
+import { causeProfileLines, profiledGrade } from "./bench/cpu-causes.js";
 import { TARGETS, targetLines } from "./bench/targets.js";
 
 const KiB = 1024;
@@ -163,6 +164,10 @@ async function gradeCosts(work: string, runs: number) {
   const grades = byUser[modes[0]!.name]!;
   line("(b) full grade of the solution", `${fmt(median(grades), 1)} s, ${crashStates} crash states`, grades);
   if (cpu.length > 0) line("    its processor time", `${fmt(median(cpu), 1)} s (${fmt(median(cpu) / median(grades), 2)} processors busy)`, cpu);
+  // One more full grade, its processes charging their processor time to causes (GRADE_CPU_CAUSES):
+  // apart from the timed ones, whose processes are not asked to write records as they end.
+  const causes = await profiledGrade(work, ["--target", "solution", "--json", path.join(work, "profiled.json"), "--no-cache"]);
+  for (const l of causeProfileLines(causes)) console.log(`    ${l}`);
   // Each deliverable alone: processor times add up where wall times side by side do not.
   const alone = await deliverablesAlone(work, Object.keys(byDeliverable));
   console.log("    each deliverable graded alone (--only), wall and processor time, once:");
@@ -211,14 +216,15 @@ async function gradeCosts(work: string, runs: number) {
     line("    code as the grader's user", `${fmt(median(byUser.shared!), 1)} s`, byUser.shared!);
     console.log(`    users of its own cost: ${fmt(median(byUser.separate) / median(byUser.shared!), 2)}x the grade time (medians, side by side)`);
   } else console.log("    (not root: the submitted code runs as the grader's user; users of their own are measured as root)");
-  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, phase1, html, drawn, cache };
+  return { grades, byUser, crashStates, byDeliverable, statesOf, cpu, causes, alone, starter, phase1, html, drawn, cache };
 }
 
 /** What --json keeps of the full grades. */
-function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, alone, starter, phase1, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
+function gradeNumbers({ grades, byUser, crashStates, byDeliverable, statesOf, cpu, causes, alone, starter, phase1, html, drawn, cache }: Awaited<ReturnType<typeof gradeCosts>>) {
   return {
     gradeSeconds: median(grades),
     gradeCpuSeconds: cpu.length > 0 ? median(cpu) : null,
+    gradeCpuByCause: { seconds: causes.seconds, totalSeconds: causes.totalSeconds, processes: causes.processes, causes: Object.fromEntries(causes.lines.map((l) => [l.id, l.seconds])) },
     starterGradeSeconds: median(starter.seconds),
     starterGradeCpuSeconds: starter.cpu.length > 0 ? median(starter.cpu) : null,
     starterRuns: starter,

@@ -13,6 +13,7 @@ import path from "node:path";
 import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
 import type { FsOp } from "../../crash/model.js";
 import { externalOps, snapshot } from "./external-ops.js";
+import { cpuLedger } from "../messages/cpu-causes.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
 import { isShellProgram, type Invocation } from "../../crash/command-line.js";
 import { probedLine, probePlan } from "./external/probed-line.js";
@@ -60,7 +61,7 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
       const call = withEnv(args, optionsAt(args, form));
       if (!rec || (!rec.keep && !options.afterCommand && !options.beforeCommand)) {
         try {
-          return fn(...call);
+          return startsProgram(() => fn(...call));
         } finally {
           options.ended?.();
         }
@@ -75,8 +76,8 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
       options.beforeCommand?.(commandLabel(invocation, { relative: relativeTo(rec.root), known: (p) => before.has(p) }));
       const probed = plan && probedLine(invocation, plan, rec.root, before);
       try {
-        if (!probed) return fn(...call);
-        return probed.restore(fn(...callRunning(call, form, probed.run)));
+        if (!probed) return startsProgram(() => fn(...call));
+        return probed.restore(startsProgram(() => fn(...callRunning(call, form, probed.run))));
       } catch (error) {
         throw probed ? probed.restore(error) : error;
       } finally {
@@ -109,6 +110,16 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
 }
 
 /** An asynchronous way to run a program, which throws an error that names it and says what to use instead. */
+/** Runs a program to its end, the processor time this process spends on it (starting it, waiting for it) charged to "spawn" (GRADE_CPU_CAUSES). */
+function startsProgram<T>(run: () => T): T {
+  cpuLedger()?.charge("target");
+  try {
+    return run();
+  } finally {
+    cpuLedger()?.charge("spawn");
+  }
+}
+
 function refusedAsync(name: string): () => never {
   return () => {
     const error = new Error(

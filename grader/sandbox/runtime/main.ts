@@ -2,6 +2,7 @@
 // from its command line, then serves the grader's requests (runtime/serve.ts), runs as a real
 // process of the target's (runtime/process.ts), or as an actor (runtime/actor.ts).
 import fs from "node:fs";
+import { CPU_CAUSES_ENV, startCpuLedger } from "../messages/cpu-causes.js";
 import { MODE_FLAGS, PROFILE_EXIT_SIGNAL, belowShell } from "../messages/launch.js";
 import { runActor } from "./actor.js";
 import { Host } from "./host.js";
@@ -27,9 +28,9 @@ function guardAgainstOrphaning(): void {
 
 // The student's frames are picked out of the stack: keep enough of it to reach them.
 Error.stackTraceLimit = 50;
-// Profiled (GRADE_CPU_PROFILE, supervisor/child.ts): the grader asks before it kills, and the
-// profile is written on the way out.
-if (process.execArgv.includes("--cpu-prof")) process.on(PROFILE_EXIT_SIGNAL, () => process.exit(0));
+// Profiled (GRADE_CPU_PROFILE or GRADE_CPU_CAUSES, supervisor/child.ts): the grader asks before it
+// kills, and the profile is written on the way out.
+if (process.execArgv.includes("--cpu-prof") || process.env[CPU_CAUSES_ENV]) process.on(PROFILE_EXIT_SIGNAL, () => process.exit(0));
 /** A mode's configuration, once the lab task it serves has the steps it names. */
 function configured<T extends { labSteps?: number }>(config: T): T {
   useLabSteps(config.labSteps);
@@ -37,6 +38,7 @@ function configured<T extends { labSteps?: number }>(config: T): T {
 }
 
 const [mode, configJson] = process.argv.slice(2);
+startCpuLedger(mode === MODE_FLAGS.serve ? "host" : mode === MODE_FLAGS.process ? "process" : "actor");
 if (mode === MODE_FLAGS.serve) serve(new Host(configured(JSON.parse(configJson!))), guardAgainstOrphaning);
 // A process's or an actor's configuration comes on standard input, read before the target's code runs.
 else if (mode === MODE_FLAGS.process) runAsProcess(configured(JSON.parse(fs.readFileSync(0, "utf8"))), guardAgainstOrphaning);

@@ -1,6 +1,7 @@
 // Serve mode: a host answers the grader's requests, one reply each, through Node's IPC (see
 // messages/host.ts), and tells the grader, while a request runs, which call it is in.
 import type { Reply, Request } from "../messages/host.js";
+import { cpuLedger } from "../messages/cpu-causes.js";
 import { NeedTrace, type Host } from "./host.js";
 import { silenceTarget } from "./silence.js";
 
@@ -41,5 +42,6 @@ export function serve(host: Host, guard: () => void): void {
   silenceTarget();
   // The grader went away: nothing is left to answer.
   process.on("disconnect", () => process.exit(0));
+  cpuLedger()?.charge("start");
   process.send!({ ready: true, pid: process.pid });
 }

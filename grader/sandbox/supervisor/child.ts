@@ -9,6 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 import { execa, type ResultPromise } from "execa";
 import type { Serializable } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { CPU_CAUSES_ENV, cpuCausesEnv } from "../messages/cpu-causes.js";
 import { ACTOR_IN_FD, MODE_FLAGS, PROFILE_EXIT_SIGNAL, REPORT_FD, type Mode } from "../messages/launch.js";
 import type { Limits } from "../messages/limits.js";
 import { targetEnv } from "../identity/target-env.js";
@@ -84,7 +85,7 @@ export class Child {
       ...(wiring.ipc ? { ipc: true, serialization: "advanced" as const } : {}),
       ...(opts.input === undefined ? {} : { input: opts.input }),
       cwd: opts.cwd,
-      env: targetEnv(opts.home),
+      env: { ...targetEnv(opts.home), ...cpuCausesEnv() },
       extendEnv: false,
       ...command.options,
     });
@@ -130,12 +131,12 @@ export class Child {
   /** Kills it (see `kill`) and resolves once it has exited. */
   async stop(): Promise<void> {
     const gone = new Promise((r) => this.subprocess.once("exit", r));
-    if (profileFlags().length > 0 && this.running) await this.endProfiled(gone);
+    if ((profileFlags().length > 0 || process.env[CPU_CAUSES_ENV]) && this.running) await this.endProfiled(gone);
     this.kill();
     await gone;
   }
 
-  /** Asks a profiled runtime to exit, so that it writes its profile, and waits a few seconds for it. */
+  /** Asks a profiled runtime to exit, so that it writes its profile (or its processor time by cause), and waits a few seconds for it. */
   private async endProfiled(gone: Promise<unknown>): Promise<void> {
     try {
       process.kill(this.runtimePid ?? this.subprocess.pid!, PROFILE_EXIT_SIGNAL);
