@@ -91,6 +91,31 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     expect(processesOf(uid)).toEqual([]);
   });
 
+  test("the end of a scenario, run as the lent user (as a sandbox host runs it), ends every other process of the user: one in a session of its own, and a setuid program's, whose effective id is root's", async () => {
+    const lease = UserLease.of(identity);
+    const { uid } = lease.user!;
+    // A folder of its own the user can reach (the others' parent is the grader's alone).
+    const reachable = await dir({ unsafeCleanup: true });
+    fs.chmodSync(reachable.path, 0o711);
+    const folder = lease.folder(path.join(reachable.path, "scenario-end"));
+    const bundle = path.join(folder, "processes.mjs");
+    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/processes.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "silent" });
+    // Root's copy of sleep made setuid: run by the lent user, its real id is the user's, its effective and saved ids root's.
+    const setuid = path.join(folder, "setuid-sleep");
+    fs.copyFileSync("/bin/sleep", setuid);
+    fs.chmodSync(setuid, 0o4755);
+    spawnSync("/bin/sh", ["-c", `setsid sleep 60 </dev/null >/dev/null 2>&1 & ${setuid} 60 </dev/null >/dev/null 2>&1 &`], { ...lease.spawnOptions, cwd: "/", stdio: "ignore" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ids = processesOf(uid).map((pid) => /^Uid:\s+(\d+)\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "latin1"))!.slice(1, 3).map(Number));
+    expect(ids).toContainEqual([uid, uid]);
+    expect(ids).toContainEqual([uid, 0]);
+    const end = spawnSync(process.execPath, ["--input-type=module", "-e", `import { killOthersOfMyUser } from ${JSON.stringify(bundle)}; killOthersOfMyUser();`], { ...lease.spawnOptions, cwd: "/" });
+    expect(end.status, String(end.stderr)).toBe(0);
+    expect(processesOf(uid)).toEqual([]);
+    lease.release();
+    await reachable.cleanup();
+  });
+
   test("sweep ends every process of the user but those the grader still uses", async () => {
     const lease = UserLease.of(identity);
     const keep = spawn("sleep", ["30"], { ...lease.spawnOptions, stdio: "ignore" });
