@@ -109,7 +109,6 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
   };
 }
 
-/** An asynchronous way to run a program, which throws an error that names it and says what to use instead. */
 /** Runs a program to its end, the processor time this process spends on it (starting it, waiting for it) charged to "spawn" (GRADE_CPU_CAUSES). */
 function startsProgram<T>(run: () => T): T {
   cpuLedger()?.charge("target");
@@ -120,6 +119,7 @@ function startsProgram<T>(run: () => T): T {
   }
 }
 
+/** An asynchronous way to run a program, which throws an error that names it and says what to use instead. */
 function refusedAsync(name: string): () => never {
   return () => {
     const error = new Error(
