@@ -29,7 +29,7 @@ import { CHECKS_BUNDLE, compileChecks } from "./compile-checks.js";
 import { notStartedVerdicts } from "../checks/not-started-probe.js";
 import { inGivenOrder, runOrder } from "./schedule.js";
 import { LAST_REPORT, lastFullGrade, reportFiles } from "./report-files.js";
-import { chargedTo, cpuLedger, startCpuLedger } from "../sandbox/messages/cpu-causes.js";
+import { chargedUntilSettled, cpuLedger, startCpuLedger } from "../sandbox/messages/cpu-causes.js";
 
 async function main(): Promise<number> {
   startCpuLedger("grade");
@@ -94,7 +94,7 @@ async function main(): Promise<number> {
       targetDir,
       targetArg: targetLabel(args.target, targetDir),
       work,
-      hostFile: await chargedTo("compile", () => buildHost(work)),
+      hostFile: await chargedUntilSettled("compile", () => buildHost(work)),
       tmpBase,
       seed: args.seed ?? rubric.seed,
       only: withRequirements(rubric, args.only),
@@ -189,7 +189,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     deliverables = deliverables.filter((d) => !unrun.some((m) => m.deliverable === d.id));
     if (deliverables.length > 0) {
       const { startVitest } = await import("vitest/node"); // loaded only when there is something to grade
-      const files = runOrder(config.rubric, deliverables, await chargedTo("compile", () => compileChecks(deliverables.map((d) => d.id))));
+      const files = runOrder(config.rubric, deliverables, await chargedUntilSettled("compile", () => compileChecks(deliverables.map((d) => d.id))));
       // One worker per processor, each running deliverable after deliverable (isolate: false):
       // starting a worker costs about 0.8 s of processor, paid 8 times a full grade, not 2. Nothing
       // of a deliverable is shared through it: its compiled checks are a module of their own.

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { STAND_INS_DIR } from "../paths.js";
 import { bundleTarget } from "../target/bundle.js";
-import { chargedTo } from "../sandbox/messages/cpu-causes.js";
+import { chargedUntilSettled } from "../sandbox/messages/cpu-causes.js";
 import { wholeFileStory } from "../report/whole-file.js";
 import { buildName, leaveTrace, traceOfBuild, type Trace } from "../target/trace.js";
 import type { GradeConfig } from "./config.js";
@@ -54,7 +54,7 @@ export interface PreparedTarget {
  * read is left in the grade's scratch for the verdict cache (target/trace.ts).
  */
 export async function prepareTarget(config: GradeConfig, files: DeliverableFiles, options: { bundles?: string } = {}): Promise<PreparedTarget> {
-  return chargedTo("compile", () => prepare(config, files, options));
+  return chargedUntilSettled("compile", () => prepare(config, files, options));
 }
 
 async function prepare(config: GradeConfig, files: DeliverableFiles, { bundles = config.work }: { bundles?: string }): Promise<PreparedTarget> {

@@ -14,13 +14,8 @@ export function processesByUser(): Map<number, number[]> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let status: string;
-    try {
-      status = fs.readFileSync(`/proc/${entry}/status`, "latin1");
-    } catch {
-      continue; // ended while the list was read
-    }
-    if (/^State:\s+[ZX]/m.test(status)) continue; // a zombie runs nothing: it waits for its parent
+    const status = liveStatus(entry);
+    if (status === null) continue;
     const ids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status);
     for (const uid of new Set(ids?.slice(1, 4).map(Number))) {
       if (!out.has(uid)) out.set(uid, []);
@@ -98,17 +93,18 @@ function othersISignal(): number[] {
   } finally {
     Error.stackTraceLimit = frames;
   }
-  const out: number[] = [];
-  for (const pid of reached) {
-    let status: string;
-    try {
-      status = fs.readFileSync(`/proc/${pid}/status`, "latin1");
-    } catch {
-      continue; // ended meanwhile
-    }
-    if (!/^State:\s+[ZX]/m.test(status)) out.push(pid);
+  return reached.filter((pid) => liveStatus(pid) !== null);
+}
+
+/** What /proc says of the process `pid`, or null when it has ended (since the list was read) or is a zombie, which runs nothing: it waits for its parent. */
+function liveStatus(pid: number | string): string | null {
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, "latin1");
+  } catch {
+    return null;
   }
-  return out;
+  return /^State:\s+[ZX]/m.test(status) ? null : status;
 }
 
 /**

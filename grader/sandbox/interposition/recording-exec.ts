@@ -13,7 +13,7 @@ import path from "node:path";
 import { COMMAND_PREFIX, isGitCommand } from "../../crash/commands.js";
 import type { FsOp } from "../../crash/model.js";
 import { externalOps, snapshot } from "./external-ops.js";
-import { cpuLedger } from "../messages/cpu-causes.js";
+import { charged } from "../messages/cpu-causes.js";
 import { commandLabel, relativeTo } from "./external/command-label.js";
 import { isShellProgram, type Invocation } from "../../crash/command-line.js";
 import { probedLine, probePlan } from "./external/probed-line.js";
@@ -111,12 +111,7 @@ export function createRecordingChildProcess(current: () => Recorder | null, opti
 
 /** Runs a program to its end, the processor time this process spends on it (starting it, waiting for it) charged to "spawn" (GRADE_CPU_CAUSES). */
 function startsProgram<T>(run: () => T): T {
-  cpuLedger()?.charge("target");
-  try {
-    return run();
-  } finally {
-    cpuLedger()?.charge("spawn");
-  }
+  return charged("spawn", run, { before: "target" });
 }
 
 /** An asynchronous way to run a program, which throws an error that names it and says what to use instead. */

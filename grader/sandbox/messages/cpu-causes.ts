@@ -71,13 +71,30 @@ export function cpuLedger(): CpuLedger | null {
   return holder[LEDGER] ?? null;
 }
 
-/** Runs `work`, the processor time from its start to its end charged to `cause` (what ran before it to "own"). */
-export async function chargedTo<T>(cause: Cause, work: () => Promise<T>): Promise<T> {
-  cpuLedger()?.charge("own");
+/**
+ * Runs `work`, the processor time from its start to its end charged to `cause`, and what this
+ * process used since its last charge to `before` ("own" unless told: what it was doing meanwhile).
+ */
+export function charged<T>(cause: Cause, work: () => T, { before = "own" }: { before?: Cause } = {}): T {
+  const ledger = cpuLedger();
+  if (!ledger) return work();
+  ledger.charge(before);
+  try {
+    return work();
+  } finally {
+    ledger.charge(cause);
+  }
+}
+
+/** `charged` for work that is awaited: its time until it settles (and whatever else ran meanwhile). */
+export async function chargedUntilSettled<T>(cause: Cause, work: () => Promise<T>): Promise<T> {
+  const ledger = cpuLedger();
+  if (!ledger) return work();
+  ledger.charge("own");
   try {
     return await work();
   } finally {
-    cpuLedger()?.charge(cause);
+    ledger.charge(cause);
   }
 }
 

@@ -4,7 +4,7 @@
 // it reports what happened.
 import path from "node:path";
 import { replay } from "../../crash/replay.js";
-import { cpuLedger } from "../messages/cpu-causes.js";
+import { charged } from "../messages/cpu-causes.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { diskKeys } from "../../crash/same-disk.js";
 import { SharedRuns } from "./shared-runs.js";
@@ -176,37 +176,29 @@ export class Host {
 
   /** Makes the scenario's folder (the same one each time, emptied), rebuilds its disk, and points the process at it. */
   private open(scenario: Scenario, wanted: RunOptions): string {
-    const ledger = cpuLedger();
-    ledger?.charge("own");
-    const root = this.folder.open();
-    this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR, savedHome: process.env.HOME };
-    for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
-    this.recorder = new Recorder(root, { keep: !!wanted.record });
-    process.chdir(path.join(root, "cwd"));
-    process.env.TMPDIR = path.join(root, "tmp");
-    process.env.HOME = path.join(root, "cwd");
-    ledger?.charge("rebuild");
-    return root;
+    return charged("rebuild", () => {
+      const root = this.folder.open();
+      this.current = { root, savedCwd: process.cwd(), savedTmp: process.env.TMPDIR, savedHome: process.env.HOME };
+      for (const point of scenario.from ?? []) replay(this.trace(point.traceId), point.cut, root);
+      this.recorder = new Recorder(root, { keep: !!wanted.record });
+      process.chdir(path.join(root, "cwd"));
+      process.env.TMPDIR = path.join(root, "tmp");
+      process.env.HOME = path.join(root, "cwd");
+      return root;
+    });
   }
 
   /** What the open scenario did, from its calls' results and its recording (and its git history, when asked). */
   private report(scenario: Scenario, results: CallResult[], wanted: RunOptions): RunReply {
-    cpuLedger()?.charge("own");
-    try {
-      return this.reported(scenario, results, wanted);
-    } finally {
-      cpuLedger()?.charge("report");
-    }
-  }
-
-  private reported(scenario: Scenario, results: CallResult[], wanted: RunOptions): RunReply {
-    const recorder = this.recorder!;
-    // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
-    const trace = wanted.record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
-    recorder.closeLeftovers();
-    const { root } = this.current!;
-    const git = scenario.inspectGit === undefined ? undefined : readGitHistory(path.join(root, scenario.inspectGit), root);
-    return { results, effects: recorder.effects, trace, disk: wanted.listDisk ? listDisk(root) : undefined, git, faults: recorder.faults?.report() };
+    return charged("report", () => {
+      const recorder = this.recorder!;
+      // A run that timed out is judged on that alone: its trace is never crashed, so it stays here.
+      const trace = wanted.record && !results.some((r) => r.status === "timed-out") ? recorder.trace() : undefined;
+      recorder.closeLeftovers();
+      const { root } = this.current!;
+      const git = scenario.inspectGit === undefined ? undefined : readGitHistory(path.join(root, scenario.inspectGit), root);
+      return { results, effects: recorder.effects, trace, disk: wanted.listDisk ? listDisk(root) : undefined, git, faults: recorder.faults?.report() };
+    });
   }
 
   /**
@@ -222,13 +214,13 @@ export class Host {
     else process.env.TMPDIR = current.savedTmp;
     if (current.savedHome === undefined) delete process.env.HOME;
     else process.env.HOME = current.savedHome;
-    cpuLedger()?.charge("own");
-    // A program may have left a process behind (a daemon): it must not write into the next scenario.
-    if (this.config.ownUser) killOthersOfMyUser();
-    if (thorough) this.folder.discard();
-    else this.folder.close();
+    charged("close", () => {
+      // A program may have left a process behind (a daemon): it must not write into the next scenario.
+      if (this.config.ownUser) killOthersOfMyUser();
+      if (thorough) this.folder.discard();
+      else this.folder.close();
+    });
     this.current = null;
-    cpuLedger()?.charge("close");
   }
 
   /**
@@ -251,9 +243,7 @@ export class Host {
     this.recorder!.callerOf = compiled.frames.callerHook();
     const frames = (error: unknown) => compiled.frames.of(error);
     const progress = (call: string) => this.progress((this.currentCall = call));
-    const results = runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs: this.config.callMs, progress, frames, pending: () => this.pending.count });
-    cpuLedger()?.charge("target");
-    return results;
+    return charged("target", () => runScenarioSteps(scenario.steps, root, { instantiate, fs: this.fs, recorder: this.recorder!, limitMs: this.config.callMs, progress, frames, pending: () => this.pending.count }));
   }
 
   private compiledModule(module: string): CompiledTarget {
