@@ -8,6 +8,7 @@
 // much that left out.
 import fs from "node:fs";
 import path from "node:path";
+import { processStat } from "./proc-stat.js";
 
 export const CPU_CAUSES_ENV = "GRADE_CPU_CAUSES";
 
@@ -49,7 +50,7 @@ export class CpuLedger {
   /** Writes the record of what this process used so far (again at its exit: a later record replaces an earlier one). */
   write(): void {
     this.charge("own");
-    const record: CpuRecord = { role: this.role, causesMs: this.causesMs, endedChildrenMs: endedChildrenMs() };
+    const record: CpuRecord = { role: this.role, causesMs: this.causesMs, endedChildrenMs: processStat("self")?.endedChildrenCpuMs ?? null };
     try {
       fs.writeFileSync(path.join(this.folder, `${this.role}-${process.pid}.json`), JSON.stringify(record) + "\n");
     } catch {} // a folder it may not write to: the record is missing, and the profile says how much
@@ -102,16 +103,4 @@ export async function chargedUntilSettled<T>(cause: Cause, work: () => Promise<T
 export function cpuCausesEnv(): Record<string, string> {
   const folder = process.env[CPU_CAUSES_ENV];
   return folder ? { [CPU_CAUSES_ENV]: path.resolve(folder) } : {};
-}
-
-/** Fields 16 and 17 of /proc/self/stat (cutime, cstime), in milliseconds; null where they cannot be read. */
-function endedChildrenMs(): number | null {
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    // The command name, in parentheses, may hold spaces: the fields are counted after its end.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
-  } catch {
-    return null;
-  }
 }

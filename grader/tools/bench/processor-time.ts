@@ -5,7 +5,7 @@
 import { execa } from "execa";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
-import { processStat } from "../../sandbox/supervisor/process-state.js";
+import { processStat } from "../../sandbox/messages/proc-stat.js";
 
 /** The processor seconds (user and system) of this process's children that have ended and been waited for, or null where /proc is not there. */
 export function endedChildrenSeconds(): number | null {
