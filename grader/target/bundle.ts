@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
+import { threadId } from "node:worker_threads";
 import { REPO_ROOT, STAND_INS_DIR } from "../paths.js";
 import { LAB_SPECIFIER } from "../sandbox/runtime/target/lab-module.js";
 import { STAND_IN_SPECIFIER } from "../sandbox/runtime/target/stand-in-module.js";
@@ -53,8 +54,10 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
   try {
     // The map's sources are relative to the bundle's folder; sourceRoot keeps that folder for a copy
     // of the bundle in another one (a user of its own runs a copy: frames.ts).
-    const result = await build({ ...options, format: "cjs", outfile: req.outFile, sourceRoot: `${path.dirname(req.outFile)}${path.sep}` });
-    return { ok: true, file: req.outFile, code: codeDigest(fs.readFileSync(req.outFile, "utf8"), result.metafile), read: [...read] };
+    const result = await build({ ...options, format: "cjs", outfile: req.outFile, write: false, sourceRoot: `${path.dirname(req.outFile)}${path.sep}` });
+    const text = result.outputFiles[0]!.text;
+    writeWhole(req.outFile, text);
+    return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     if (!errors.some((e) => /top-level await/i.test(e.text))) {
@@ -66,12 +69,24 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     // Not written by esbuild, its map's sources are relative to the working folder.
     const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]), sourceRoot: `${process.cwd()}${path.sep}` });
     const text = esmBundleToAsyncBody(result.outputFiles[0]!.text);
-    fs.writeFileSync(req.outFile, text);
+    writeWhole(req.outFile, text);
     return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error), read: [...read] };
   }
+}
+
+/**
+ * Writes the bundle under a name of its own, then renames it over `file`. The deliverables that
+ * run one file (checkpoint.ts is Phase 1's, the power-loss tier's, ...) bundle it to the same
+ * name, in two workers at once: a bundle rewritten in place could be read half written, or empty,
+ * by a host loading it for another deliverable, whose target would then export nothing.
+ */
+function writeWhole(file: string, text: string): void {
+  const own = `${file}.${process.pid}-${threadId}.tmp`;
+  fs.writeFileSync(own, text);
+  fs.renameSync(own, file);
 }
 
 /**

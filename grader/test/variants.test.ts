@@ -92,4 +92,24 @@ describe("variants of a deliverable", () => {
     // Phase 3 with the stand-in for runner.ts: it compiles.
     expect((await bundled(copy, "session.ts", ["runner"], "g.cjs")).code).toBeDefined();
   });
+
+  // Two deliverables that run checkpoint.ts bundle it to one name, in two workers at once, while
+  // a host of the first may be loading it: a bundle rewritten in place can be read empty.
+  test("bundling to a name that holds a bundle puts a new file there by a rename: a reader of the old one reads it whole, and no other file is left", async () => {
+    const copy = await target();
+    const out = path.join(path.dirname(copy), "same.cjs");
+    await bundled(copy, "checkpoint.ts", [], "same.cjs");
+    const before = fs.readFileSync(out, "utf8");
+    const held = fs.openSync(out, "r");
+    try {
+      touch(copy, "checkpoint.ts");
+      await bundled(copy, "checkpoint.ts", [], "same.cjs");
+      expect(fs.fstatSync(held).ino).not.toBe(fs.statSync(out).ino);
+      expect(fs.readFileSync(held, "utf8")).toBe(before);
+      expect(fs.readFileSync(out, "utf8")).toContain("LAB_EDITED_checkpoint");
+    } finally {
+      fs.closeSync(held);
+    }
+    expect(fs.readdirSync(path.dirname(out)).filter((f) => f.startsWith("same.cjs"))).toEqual(["same.cjs"]);
+  });
 });
