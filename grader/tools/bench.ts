@@ -14,6 +14,8 @@
 //   npm run bench -- --json bench.json --runs 3
 //   npm run bench -- --skip grade,batch     the engine's parts alone, in minutes (parts: grade, the
 //                                           full grades, pages and cache; baseline; concurrency; batch)
+//   npm run bench -- --against <commit>     also the cold grades (reference, starter, Phase 1 done) and
+//                                           grade-batch, side by side with the grader at <commit>
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +26,7 @@ import { gradesAsRoot } from "../sandbox/identity/target-user.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
 import { batchThroughput } from "./bench/batch.js";
+import { sideBySide, sideBySideLines } from "./bench/against.js";
 import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
@@ -40,13 +43,15 @@ const MiB = 1024 * KiB;
 const PARTS = ["grade", "baseline", "concurrency", "batch"];
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: "3" }, skip: { type: "string", default: "" } } });
+  const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: "3" }, skip: { type: "string", default: "" }, against: { type: "string" } } });
   const runs = Number(values.runs);
   const skip = new Set(values.skip.split(",").filter(Boolean));
   for (const part of skip) if (!PARTS.includes(part)) throw new Error(`--skip expects parts among ${PARTS.join(", ")}, got ${JSON.stringify(part)}`);
   const scratch = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
   const work = fs.mkdtempSync(path.join(scratch, "checkpoint-bench-"));
   const graded = skip.has("grade") ? null : await gradeCosts(work, runs);
+  const compared = values.against === undefined ? null : await sideBySide(work, values.against, runs);
+  if (compared) for (const l of sideBySideLines(compared, median)) console.log(l);
   const box = await openEngine(work);
   // The same engine with each crash state recovered on its own, measured in turns with the first.
   const alone = await openEngine(work, { shareRecoveries: false });
@@ -123,6 +128,7 @@ async function main(): Promise<void> {
       concurrency,
       diskFaults,
       batch,
+      sideBySide: compared,
     };
     const targets = TARGETS.map((t) => t.judge(result));
     console.log("\ntargets:");

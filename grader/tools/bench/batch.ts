@@ -12,15 +12,15 @@ export interface BatchThroughput {
   gradesPerMinute: number;
 }
 
-/** Grades `submissions` copies of the solution with `npm run grade-batch`, once for each `--jobs` value in `jobsList`. */
-export async function batchThroughput(work: string, jobsList: number[], submissions: number): Promise<BatchThroughput[]> {
+/** Grades `submissions` copies of the solution with `npm run grade-batch` of the repository at `root` (this one by default), once for each `--jobs` value in `jobsList`. */
+export async function batchThroughput(work: string, jobsList: number[], submissions: number, { root = REPO_ROOT }: { root?: string } = {}): Promise<BatchThroughput[]> {
   const folder = path.join(work, "batch-submissions");
   for (let i = 1; i <= submissions; i++) fs.cpSync(SOLUTION_DIR, path.join(folder, `student-${i}`), { recursive: true });
   const measured: BatchThroughput[] = [];
   for (const jobs of jobsList) {
     const out = path.join(work, `batch-${jobs}.csv`);
     const started = Date.now();
-    await execa("npm", ["run", "--silent", "grade-batch", "--", folder, "--out", out, "--jobs", String(jobs)], { cwd: REPO_ROOT });
+    await execa("npm", ["run", "--silent", "grade-batch", "--", folder, "--out", out, "--jobs", String(jobs)], { cwd: root });
     const seconds = (Date.now() - started) / 1000;
     measured.push({ jobs, submissions, seconds, gradesPerMinute: (submissions / seconds) * 60 });
   }

@@ -18,10 +18,10 @@ export function endedChildrenSeconds(): number | null {
  * descendants' (null where not measured); an exit code not in `exitCodes` (a grade that could not
  * run, or one of the solution that lost a point) is an error.
  */
-export async function timedRun(file: string, args: string[], { env, exitCodes = [0] }: { env?: NodeJS.ProcessEnv; exitCodes?: number[] } = {}): Promise<{ seconds: number; cpuSeconds: number | null }> {
+export async function timedRun(file: string, args: string[], { env, exitCodes = [0], cwd = REPO_ROOT }: { env?: NodeJS.ProcessEnv; exitCodes?: number[]; cwd?: string } = {}): Promise<{ seconds: number; cpuSeconds: number | null }> {
   const cpuBefore = endedChildrenSeconds();
   const started = Date.now();
-  const run = await execa(file, args, { cwd: REPO_ROOT, env, reject: false });
+  const run = await execa(file, args, { cwd, env, reject: false });
   const seconds = (Date.now() - started) / 1000;
   const cpuAfter = endedChildrenSeconds();
   if (!exitCodes.includes(run.exitCode ?? -1)) throw new Error(`${path.basename(file)} ${args.join(" ")}: expected exit code ${exitCodes.join(" or ")}, got ${run.exitCode ?? run.signal}\n${run.stderr}`);
