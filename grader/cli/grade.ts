@@ -218,15 +218,15 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
 
 class GraderError extends Error {}
 
-/**
- * Removes machine paths that a target's own error messages may carry into the report, and shows
- * control characters (terminal escapes a target may print to paint a fake scoreboard) as text.
- */
 /** vitest's limit on one check's test: past the check's own wall-time cap, with the wait for a check it builds on and a minute more. */
 function checkTestTimeoutMs(limits: Limits): number {
   return checkWallCapMs(limits) + limits.checkMs + 60_000;
 }
 
+/**
+ * Removes machine paths that a target's own error messages may carry into the report, and shows
+ * control characters (terminal escapes a target may print to paint a fake scoreboard) as text.
+ */
 function scrubReport(report: Report, paths: string[]): Report {
   const scrub = scrubber(paths);
   for (const d of report.deliverables) for (const c of d.checks) c.message = c.message === undefined ? undefined : scrub(c.message);
