@@ -72,8 +72,6 @@ async function prepare(config: GradeConfig, files: DeliverableFiles, { bundles =
     const key = createHash("sha256").update(`${config.targetDir}:${file}:${standIns.join(",")}`).digest("hex").slice(0, 10);
     const result = await bundleTarget({ targetDir: config.targetDir, file, standIns, outFile: path.join(bundles, `${files.main}-${key}.cjs`) });
     for (const r of result.read) read.add(r);
-    // Root's alone when the target runs as users of its own: each gets a copy of just what it runs.
-    if (result.ok && config.identity?.separate) fs.chmodSync(result.file, 0o600);
     if (result.ok && !codes.has(result.code)) variants.push({ label: describe(standIns), bundles: { [files.main]: result.file }, standIns });
     if (result.ok) codes.add(result.code);
     else {

@@ -85,7 +85,8 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
  */
 function writeWhole(file: string, text: string): void {
   const own = `${file}.${process.pid}-${threadId}.tmp`;
-  fs.writeFileSync(own, text);
+  // The grader's alone: a user of the target's own runs a copy of it (identity/target-user.ts).
+  fs.writeFileSync(own, text, { mode: 0o600 });
   fs.renameSync(own, file);
 }
 

@@ -95,7 +95,7 @@ describe("variants of a deliverable", () => {
 
   // Two deliverables that run checkpoint.ts bundle it to one name, in two workers at once, while
   // a host of the first may be loading it: a bundle rewritten in place can be read empty.
-  test("bundling to a name that holds a bundle puts a new file there by a rename: a reader of the old one reads it whole, and no other file is left", async () => {
+  test("bundling to a name that holds a bundle puts a new file there by a rename, readable by the grader's user alone: a reader of the old one reads it whole, and no other file is left", async () => {
     const copy = await target();
     const out = path.join(path.dirname(copy), "same.cjs");
     await bundled(copy, "checkpoint.ts", [], "same.cjs");
@@ -107,6 +107,7 @@ describe("variants of a deliverable", () => {
       expect(fs.fstatSync(held).ino).not.toBe(fs.statSync(out).ino);
       expect(fs.readFileSync(held, "utf8")).toBe(before);
       expect(fs.readFileSync(out, "utf8")).toContain("LAB_EDITED_checkpoint");
+      expect(fs.statSync(out).mode & 0o777).toBe(0o600);
     } finally {
       fs.closeSync(held);
     }
