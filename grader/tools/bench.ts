@@ -26,7 +26,7 @@ import { gradesAsRoot } from "../sandbox/identity/target-user.js";
 import type { Report } from "../report/report.js";
 import { naiveBaseline } from "./bench/baseline.js";
 import { batchThroughput } from "./bench/batch.js";
-import { sideBySide, sideBySideLines } from "./bench/against.js";
+import { makePhase1Done, sideBySide, sideBySideLines } from "./bench/against.js";
 import { cacheCost } from "./bench/cache.js";
 import { concurrencyCost } from "./bench/concurrency.js";
 import { faultStatesPerSecond } from "./bench/disk-faults.js";
@@ -183,8 +183,7 @@ async function gradeCosts(work: string, runs: number) {
   // checkpoint.ts are graded (both exit 1: a core check failed).
   const starterJson = path.join(work, "starter.json");
   const phase1Done = path.join(work, "phase1-done");
-  fs.cpSync(path.join(REPO_ROOT, "starter"), phase1Done, { recursive: true });
-  fs.copyFileSync(path.join(REPO_ROOT, "solution/checkpoint.ts"), path.join(phase1Done, "checkpoint.ts"));
+  makePhase1Done(phase1Done);
   const starter: { seconds: number[]; cpu: number[] } = { seconds: [], cpu: [] };
   const phase1: { seconds: number[]; cpu: number[] } = { seconds: [], cpu: [] };
   for (let i = 0; i < runs; i++) {

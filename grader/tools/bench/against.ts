@@ -38,14 +38,14 @@ const STARTER_DIR = path.join(REPO_ROOT, "starter");
 const TARGETS: { name: string; make: (folder: string) => void }[] = [
   { name: "the reference, in full", make: (f) => fs.cpSync(SOLUTION_DIR, f, { recursive: true }) },
   { name: "the untouched starter", make: (f) => fs.cpSync(STARTER_DIR, f, { recursive: true }) },
-  {
-    name: "Phase 1 done, the rest not",
-    make: (f) => {
-      fs.cpSync(STARTER_DIR, f, { recursive: true });
-      fs.copyFileSync(path.join(SOLUTION_DIR, "checkpoint.ts"), path.join(f, "checkpoint.ts"));
-    },
-  },
+  { name: "Phase 1 done, the rest not", make: makePhase1Done },
 ];
+
+/** A student's submission with Phase 1 done and the rest not started: the starter, with the reference's checkpoint.ts, in `folder`. */
+export function makePhase1Done(folder: string): void {
+  fs.cpSync(STARTER_DIR, folder, { recursive: true });
+  fs.copyFileSync(path.join(SOLUTION_DIR, "checkpoint.ts"), path.join(folder, "checkpoint.ts"));
+}
 
 /**
  * Grades each target with the grader at `commit` and with this one, in turn, `runs` times, then
