@@ -16,7 +16,7 @@ import { renderReplay, replayOutcome } from "../report/replay.js";
 import { outputWidth, wantsColor } from "../report/layout.js";
 import type { CheckMeta } from "../contract/verdict.js";
 import { postVerdict } from "../grading/verdict-board.js";
-import { VerdictCache, cacheOff, lookUp, store } from "./verdict-cache.js";
+import { VerdictCache, cacheOff, lookUp, store, type CacheLookup } from "./verdict-cache.js";
 import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
@@ -174,17 +174,20 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const collector = new VerdictCollector(live ?? undefined);
   // A deliverable whose inputs did not change since a grade here takes that grade's verdicts; the
   // checks that build on them find them on the board as if they had just run.
-  const found = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { config, keys: new Map<string, string>(), hits: new Map() };
+  const found: CacheLookup = cache ? await lookUp(cache, config, selected.map((d) => d.id)) : { config, keys: new Map(), hits: new Map(), remeasure: [] };
   for (const [id, hit] of found.hits) {
     for (const v of hit.verdicts) postVerdict(config, v.id, v.status);
     live?.fromCache(id, hit.verdicts);
   }
+  // A deliverable whose checks' verdicts were found but not all it measures runs only those measurements.
+  const remeasured = new Set(found.remeasure.map((m) => m.split(".")[0]!));
+  const takenFromCache = [...found.hits.values()].flatMap((h) => [...h.verdicts.map((v) => v.id), ...h.measurements.map((m) => m.report.id)]);
   let unrun: CheckMeta[] = [];
-  let deliverables = selected.filter((d) => !found.hits.has(d.id));
+  let deliverables = selected.filter((d) => !found.hits.has(d.id) || remeasured.has(d.id));
   try {
     // A file whose functions all still throw the starter's error is known from one call of each: its
     // deliverables' checks fail unrun, and vitest runs only the rest (checks/not-started-probe.ts).
-    unrun = await notStartedVerdicts(config, deliverables);
+    unrun = await notStartedVerdicts(config, deliverables.filter((d) => !found.hits.has(d.id)));
     for (const meta of unrun) postVerdict(config, meta.id, meta.status), live?.decided(meta);
     deliverables = deliverables.filter((d) => !unrun.some((m) => m.deliverable === d.id));
     if (deliverables.length > 0) {
@@ -196,7 +199,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
       const vitest = await startVitest(
         "test",
         files,
-        { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: config }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: Math.min(files.length, os.availableParallelism()), fileParallelism: true, isolate: false, sequence: { sequencer: inGivenOrder(files) } },
+        { root: REPO_ROOT, config: false, watch: false, reporters: [collector], provide: { grade: { ...config, takenFromCache } }, testTimeout: checkTestTimeoutMs(config.rubric.limits), hookTimeout: 60_000, maxConcurrency: 5, include: [".grade/*.grade.mjs"], server: { deps: { external: [CHECKS_BUNDLE] } }, maxWorkers: Math.min(files.length, os.availableParallelism()), fileParallelism: true, isolate: false, sequence: { sequencer: inGivenOrder(files) } },
         { logLevel: "silent" },
       );
       await vitest.close();
@@ -212,7 +215,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
   // What graded it is this grade's, never the cached verdicts' (their key holds the Node version and the grader's files).
   const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath, targetDir: config.targetDir });
-  for (const d of report.deliverables) if (found.hits.has(d.id)) d.cached = true;
+  for (const d of report.deliverables) if (found.hits.has(d.id)) Object.assign(d, { cached: true }, remeasured.has(d.id) ? { remeasured: true } : {});
   return { report, verdicts: metas };
 }
 

@@ -4,8 +4,11 @@
 // was asked (the grader's code its checks and sandbox run, its stand-ins, the lab, the rubric, the seed,
 // the checks selected, who the code runs as, the Node version, and the same of the deliverables
 // whose verdicts it reads), then taken only while every file its grade read of the target (every
-// file compiled for it or for what it measures, the folders an import looked in, the compiler's
-// settings: target/trace.ts), and of the deliverables whose verdicts it read, is as it was.
+// file compiled for its checks, the folders an import looked in, the compiler's settings:
+// target/trace.ts), and of the deliverables whose verdicts it read, is as it was. What a
+// deliverable measures unscored is kept apart, by what it read itself: an edit that only the
+// measurement reads (stretch-git's comparison runs runner.ts) measures it again and keeps the
+// checks' verdicts.
 // An entry is signed with a secret of this machine's user: a corrupt, foreign or forged one is
 // ignored. A grade that counts (CI, the platforms' scripts, grade-batch) never reads or writes it.
 import { build } from "esbuild";
@@ -23,7 +26,7 @@ import { deliverableModules, rubricDeliverable, type Rubric } from "../rubric.js
 import { buildName, standInsCompiled, stillTrue, tracesLeft, union, type Trace } from "../target/trace.js";
 
 /** The shape of an entry; a new shape makes every older entry a miss. */
-const FORMAT = 2;
+const FORMAT = 3;
 /** The most entries kept: the oldest go first. */
 export const MAX_ENTRIES = 64;
 /**
@@ -38,10 +41,15 @@ const GRADER_INPUTS = ["grader/stand-ins", "lab", "package-lock.json", "grader/c
  */
 export const CACHE_DIR_VARIABLE = "CHECKPOINT_LAB_CACHE_DIR";
 
-/** What a deliverable's grade left: its checks' verdicts and what it measured. */
+/**
+ * What a deliverable's grade left: its checks' verdicts and what it measured. Stored, a
+ * deliverable's entry holds its verdicts and names what it measured (`measuredApart`), and each
+ * measurement has an entry of its own (measurementKey) holding it alone.
+ */
 export interface CachedVerdicts {
   verdicts: CheckMeta[];
   measurements: MeasurementMeta[];
+  measuredApart?: string[];
 }
 
 interface Entry extends CachedVerdicts {
@@ -66,11 +74,21 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   return env[CACHE_DIR_VARIABLE] ? path.resolve(env[CACHE_DIR_VARIABLE]) : path.join(REPO_ROOT, ".grade", "cache");
 }
 
-/** What a grade's lookup found: each selected deliverable's key, and the entries it holds; store() completes it once the grade ends. */
+/**
+ * What a grade's lookup found: each selected deliverable's key, and the entries it holds (with
+ * the measurements found); `remeasure`, the measurements of those that are not found and run
+ * again. store() completes it once the grade ends.
+ */
 export interface CacheLookup {
   config: GradeConfig;
   keys: Map<string, string>;
   hits: Map<string, CachedVerdicts & { inputs: Trace }>;
+  remeasure: string[];
+}
+
+/** The key a measurement's own entry is stored under, from its deliverable's. */
+function measurementKey(deliverableKey: string, measurement: string): string {
+  return createHash("sha256").update(`${deliverableKey}\0${measurement}`).digest("hex");
 }
 
 /** The cache in `dir` (cacheFolder() by default), signed with this user's secret. */
@@ -112,7 +130,8 @@ export class VerdictCache {
         if (entry.mac !== this.sign(entry)) continue;
         if (!Array.isArray(entry.verdicts) || entry.verdicts.some((v) => v.deliverable !== deliverable)) continue;
         if (!entry.inputs || typeof entry.inputs !== "object" || !stillTrue(targetDir, entry.inputs)) continue;
-        return { verdicts: entry.verdicts, measurements: Array.isArray(entry.measurements) ? entry.measurements : [], inputs: entry.inputs };
+        const measuredApart = Array.isArray(entry.measuredApart) ? { measuredApart: entry.measuredApart } : {};
+        return { verdicts: entry.verdicts, measurements: Array.isArray(entry.measurements) ? entry.measurements : [], ...measuredApart, inputs: entry.inputs };
       } catch {
         // A corrupt entry is a miss.
       }
@@ -122,7 +141,7 @@ export class VerdictCache {
 
   /** Stores a deliverable's verdicts under `key` with the inputs they were read from, then drops the oldest entries beyond MAX_ENTRIES. */
   put(key: string, deliverable: string, value: CachedVerdicts & { inputs: Trace }): void {
-    const entry = { format: FORMAT, key, deliverable, inputs: value.inputs, verdicts: value.verdicts, measurements: value.measurements, mac: "" };
+    const entry = { format: FORMAT, key, deliverable, inputs: value.inputs, verdicts: value.verdicts, measurements: value.measurements, ...(value.measuredApart ? { measuredApart: value.measuredApart } : {}), mac: "" };
     entry.mac = this.sign(entry);
     try {
       // One entry per key and inputs: the same code graded again replaces its entry, other code of the same grade adds one.
@@ -275,19 +294,24 @@ function readOrMakeSecret(file: string): Buffer {
 export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverables: string[]): Promise<CacheLookup> {
   const keys = await verdictKeys(config, deliverables, { memoFile: cache.graderInputsFile });
   const hits = new Map<string, CachedVerdicts & { inputs: Trace }>();
+  const remeasure: string[] = [];
   for (const [id, key] of keys) {
     const hit = cache.get(key, id, config.targetDir);
-    if (hit) hits.set(id, hit);
+    if (!hit) continue;
+    const measured = (hit.measuredApart ?? []).map((m) => ({ m, found: cache.get(measurementKey(key, m), id, config.targetDir)?.measurements ?? [] }));
+    hits.set(id, { ...hit, measurements: measured.flatMap((x) => x.found) });
+    remeasure.push(...measured.filter((x) => x.found.length === 0).map((x) => x.m));
   }
-  return { config, keys, hits };
+  return { config, keys, hits, remeasure };
 }
 
 /**
  * Stores the verdicts of each deliverable graded now (`graded`) with what its grade read (left in
  * the grade's scratch by its builds: target/trace.ts) and what the grades of the deliverables
- * whose verdicts it read did. Nothing is stored for a deliverable when a check of it met a time
- * limit or could not run (such a verdict may depend on the machine, not only on the code), nor
- * when what it read is not all known: an entry is never taken on a guess.
+ * whose verdicts it read did, and each measurement made now with what it read. Nothing is stored
+ * for a deliverable when a check of it met a time limit or could not run (such a verdict may
+ * depend on the machine, not only on the code), nor when what it read is not all known: an entry
+ * is never taken on a guess.
  */
 export function store(cache: VerdictCache, looked: CacheLookup, graded: string[], found: CachedVerdicts): void {
   const { config, keys } = looked;
@@ -302,9 +326,7 @@ export function store(cache: VerdictCache, looked: CacheLookup, graded: string[]
     else if (!graded.includes(id) || found.verdicts.some((v) => v.deliverable === id && (v.limitHit || v.status === "error"))) own = null;
     else {
       const files = deliverableModules(config.rubric, id);
-      const measured = found.measurements.filter((m) => m.deliverable === id).map((m) => tracesLeft(config.work, m.report.id));
-      const built = [tracesLeft(config.work, buildName(files.main, files.earlier)), ...measured];
-      const read = built.includes(null) ? null : union(built as Trace[]);
+      const read = tracesLeft(config.work, buildName(files.main, files.earlier));
       // Upstream, read precisely: the deliverables its checks require, and those whose file's stand-in it compiled.
       const upstream = read && readsVerdictsOf(config.rubric, id, standInsCompiled(read)).filter((d) => selected.includes(d)).map((d) => inputsOf(d, [...seen, id]));
       own = !read || !upstream || upstream.includes(null) ? null : union([read, ...(upstream as Trace[])]);
@@ -314,9 +336,17 @@ export function store(cache: VerdictCache, looked: CacheLookup, graded: string[]
   };
   for (const id of graded) {
     const key = keys.get(id);
+    if (!key) continue;
+    const measurements = found.measurements.filter((m) => m.deliverable === id);
+    // A measurement is kept whatever became of the checks: it read only the files it ran.
+    for (const m of measurements) {
+      const read = tracesLeft(config.work, m.report.id);
+      if (read) cache.put(measurementKey(key, m.report.id), id, { verdicts: [], measurements: [m], inputs: read });
+    }
+    if (looked.hits.has(id)) continue; // its checks' verdicts are stored already
     const verdicts = found.verdicts.filter((v) => v.deliverable === id);
     const read = inputsOf(id, []);
-    if (!key || verdicts.length === 0 || !read) continue;
-    cache.put(key, id, { verdicts, measurements: found.measurements.filter((m) => m.deliverable === id), inputs: read });
+    if (verdicts.length === 0 || !read) continue;
+    cache.put(key, id, { verdicts, measurements: [], measuredApart: measurements.map((m) => m.report.id), inputs: read });
   }
 }

@@ -22,6 +22,8 @@ export interface GradeConfig {
   rubric: Rubric;
   /** Who submitted code runs as (a user of its own when the grade runs as root); the grader's own user when absent. */
   identity?: TargetIdentity;
+  /** Checks and measurements whose results this grade took from the verdict cache: not run (their deliverable runs only what was not found). */
+  takenFromCache?: string[];
 }
 
 declare module "vitest" {

@@ -46,6 +46,8 @@ export interface DeliverableReport {
   durationMs?: number;
   /** Its verdicts came from the verdict cache: nothing they depend on changed since it was graded on this machine (schema 3). */
   cached?: boolean;
+  /** With `cached`: what it measures was not found there and was measured again in this grade (schema 3). */
+  remeasured?: boolean;
   /** When fewer than all its checks were graded (`--only`): the points all of them are worth (schema 3). */
   partial?: { maxPoints: number };
   /** Not started (schema 3): every check failed, or waits on one that failed, because these functions still throw the starter's error. */

@@ -4,7 +4,7 @@ import stringWidth from "string-width";
 import type { MeasurementReport } from "../contract/measurement.js";
 import { notStartedLine } from "./not-started.js";
 import { restoreCommand, sharedWait, wholeFileFailure } from "./whole-file.js";
-import { checkedLine, commandLabel, partialLine } from "./words.js";
+import { checkedLine, commandLabel, fromCacheWords, partialLine } from "./words.js";
 import { commandLines, hanging, titleRow } from "./layout.js";
 import { pictureLines } from "./picture-lines.js";
 import type { CheckReport, Report } from "./report.js";
@@ -26,7 +26,7 @@ export function renderScoreboard(report: Report, opts: { color: boolean; seconds
     const score = d.status === "not-graded" ? c.dim("not graded yet") : scoreColor(c, d.points, d.maxPoints)(`${d.points}/${d.maxPoints}`);
     out.push(...titleRow(c.bold(d.title), `${score}${d.kind === "bonus" ? c.dim(" (bonus)") : ""}`, { indent: 0, width }));
     if (d.partial) out.push(...text(c.dim(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here`), 2));
-    if (d.cached) out.push(...text(c.dim("from the cache: nothing it depends on changed since it was last graded here"), 2));
+    if (d.cached) out.push(...text(c.dim(fromCacheWords(d)), 2));
     // Not started: one line, not one story per check that all say the same.
     if (d.notStarted) out.push(...text(c.yellow(`${MARK.blocked} ${notStartedLine(d.notStarted)}`), 2));
     // A file missing or not compiling: one line, which every check here waits on; the command

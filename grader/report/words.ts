@@ -1,5 +1,5 @@
 // Words every rendering of a report shares.
-import type { Report } from "./report.js";
+import type { DeliverableReport, Report } from "./report.js";
 
 /** "1 crash state", "1,810 crash states". */
 export function crashStates(n: number): string {
@@ -17,6 +17,15 @@ export function checkedLine(report: Pick<Report, "deliverables" | "stats">, seco
   const more = fromCache > 0 ? `, which checked ${fromCache.toLocaleString("en-US")} more` : "";
   const note = cached.length > 0 ? ` (${cached.length} of ${report.deliverables.length} deliverables from the cache${more})` : "";
   return `${crashStates(report.stats.crashStates - fromCache)} checked in ${seconds.toFixed(1)}\u00a0s${note}`;
+}
+
+/**
+ * Why a deliverable's verdicts are the cache's, for a deliverable with `cached`: "from the cache:
+ * nothing it depends on changed since it was last graded here", or, when what it measures was
+ * measured again, that only its checks' verdicts are.
+ */
+export function fromCacheWords(d: Pick<DeliverableReport, "remeasured">): string {
+  return d.remeasured ? "its checks' verdicts from the cache: nothing they depend on changed since they were last graded here; what it measures was measured again" : "from the cache: nothing it depends on changed since it was last graded here";
 }
 
 /** What a grade of some checks only earned, said so that it cannot pass for the grade. */

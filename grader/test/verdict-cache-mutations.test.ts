@@ -13,21 +13,26 @@ import type { Report } from "../report/report.js";
 import { loadRubric } from "../rubric.js";
 import { cacheEnv, composeTarget, grade, sameGrade } from "./support/grade.js";
 
-const ALL = loadRubric().deliverables.filter((d) => d.enabled).map((d) => d.id).sort();
+/** The measurement a full grade makes (unscored), kept in an entry of its own beside its deliverable's. */
+const COMPARISON = "stretch-git.comparison";
+/** Every entry a full grade leaves: one per deliverable (its checks' verdicts), one per measurement. */
+const ALL = [...loadRubric().deliverables.filter((d) => d.enabled).map((d) => d.id), COMPARISON].sort();
 
 /**
- * Each file of the reference a full grade reads, and the deliverables whose verdicts depend on it.
+ * Each file of the reference a full grade reads, and the entries that depend on it.
  * checkpoint.ts: Phase 1, power-loss, concurrency and disk-faults grade it; runner.ts, diff.ts and
- * session.ts (through runner.ts) import it; the stretch-git comparison runs runner.ts, which does.
- * runner.ts: Phase 2 grades it, Phase 3's session.ts imports it, the stretch-git comparison runs it
- * (git-checkpoint.ts imports only its types, which compile to nothing). The compiler's settings
- * files, absent here, are read for every file it compiles: written, they could change any build.
+ * session.ts (through runner.ts) import it; the stretch-git comparison runs runner.ts, which does;
+ * stretch-git's checks run git-checkpoint.ts, which does not.
+ * runner.ts: Phase 2 grades it, Phase 3's session.ts imports it, the stretch-git comparison runs it;
+ * stretch-git's checks do not (git-checkpoint.ts imports only its types, which compile to
+ * nothing), so their verdicts stay. The compiler's settings files, absent here, are read for every
+ * file it compiles: written, they could change any build.
  */
 const DEPENDS: Record<string, string[]> = {
-  "checkpoint.ts": ALL,
-  "runner.ts": ["phase2", "phase3", "stretch-git"],
+  "checkpoint.ts": ALL.filter((entry) => entry !== "stretch-git"),
+  "runner.ts": ["phase2", "phase3", COMPARISON],
   "session.ts": ["phase3"],
-  "git-checkpoint.ts": ["stretch-git"],
+  "git-checkpoint.ts": ["stretch-git", COMPARISON],
   "diff.ts": ["stretch-diff"],
   "tsconfig.json": ALL,
   "jsconfig.json": ALL,
@@ -48,7 +53,7 @@ let home: { path: string; cleanup: () => Promise<void> };
 let cold: Report;
 let env: NodeJS.ProcessEnv;
 /** The entries the cold grade left (a later grade may add its own). */
-let stored: { key: string; deliverable: string; files: string[] }[];
+let stored: { key: string; deliverable: string; name: string; files: string[] }[];
 beforeAll(async () => {
   target = await composeTarget();
   home = await dir({ unsafeCleanup: true });
@@ -63,25 +68,26 @@ afterAll(async () => {
   await home?.cleanup();
 });
 
-/** Each entry of the cache: its key, deliverable, and the target files it recorded. */
-function entries(): { key: string; deliverable: string; files: string[] }[] {
+/** Each entry of the cache: its key, deliverable, name (its deliverable's, or its measurement's), and the target files it recorded. */
+function entries(): { key: string; deliverable: string; name: string; files: string[] }[] {
   const folder = path.join(home.path, "cache");
   return fs.readdirSync(folder).filter((n) => n.endsWith(".json")).map((n) => {
-    const e = JSON.parse(fs.readFileSync(path.join(folder, n), "utf8")) as { key: string; deliverable: string; inputs: Record<string, string> };
+    const e = JSON.parse(fs.readFileSync(path.join(folder, n), "utf8")) as { key: string; deliverable: string; inputs: Record<string, string>; verdicts: unknown[]; measurements: { report: { id: string } }[] };
     const files = Object.keys(e.inputs).filter((k) => k.startsWith("file:") && !path.isAbsolute(k.slice(5))).map((k) => k.slice(5));
-    return { key: e.key, deliverable: e.deliverable, files };
+    const name = e.verdicts.length === 0 && e.measurements.length === 1 ? e.measurements[0]!.report.id : e.deliverable;
+    return { key: e.key, deliverable: e.deliverable, name, files };
   });
 }
 
-/** The deliverables whose entry the cache would not give now (the lookup's own test of each entry). */
+/** The entries the cache would not give now (the lookup's own test of each entry). */
 function missing(): string[] {
   const cache = VerdictCache.open(path.join(home.path, "cache"), path.join(home.path, "checkpoint-lab", "cache-secret"))!;
-  return stored.filter((e) => !cache.get(e.key, e.deliverable, target.path)).map((e) => e.deliverable).sort();
+  return stored.filter((e) => !cache.get(e.key, e.deliverable, target.path)).map((e) => e.name).sort();
 }
 
 describe("a grade of the reference through the cache", () => {
-  test("leaves one entry per deliverable; the files it read of the target are the five source files and the compiler's three settings files", () => {
-    expect(stored.map((e) => e.deliverable).sort()).toEqual(ALL);
+  test("leaves one entry per deliverable and one for the measurement; the files it read of the target are the five source files and the compiler's three settings files", () => {
+    expect(stored.map((e) => e.name).sort()).toEqual(ALL);
     expect([...new Set(stored.flatMap((e) => e.files))].sort()).toEqual(Object.keys(DEPENDS).sort());
   });
 

@@ -27,7 +27,7 @@ export async function cacheCost(work: string, runs: number): Promise<CacheCost> 
   for (let i = 0; i < runs; i++) {
     cost.unchanged.push(await grade());
     // An edit that changes the code (a comment would not): Phase 2 and Phase 3 compile runner.ts,
-    // and stretch-git's comparison runs it, so those three are graded again.
+    // so they are graded again, and stretch-git's comparison runs it, so it is measured again.
     fs.appendFileSync(path.join(target, "runner.ts"), `\nif (process.env.LAB_BENCH_EDIT === "${i}") console.log("edited");\n`);
     cost.runnerChanged.push(await grade());
   }
