@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { checkCommand, isSelected, type GradeConfig } from "../grading/config.js";
+import { writeWhole } from "../write-whole.js";
 import { REPO_ROOT } from "../paths.js";
 import { formatOf } from "../report/formats/index.js";
 import { renderHtmlReport } from "../report/html/render.js";
@@ -111,8 +112,8 @@ async function main(): Promise<number> {
     const scrubbed = [work, REPO_ROOT + path.sep, targetDir + path.sep];
     const report = scrubReport(graded, scrubbed);
     if (own) fs.mkdirSync(path.dirname(own.json), { recursive: true });
-    for (const file of [own?.json, args.json && path.resolve(args.json)]) if (file) writeReport(file, JSON.stringify(report, null, 2) + "\n");
-    if (own) writeReport(own.html, renderHtmlReport(report, own.json === LAST_REPORT ? {} : { fullGrade: lastFullGrade() }));
+    for (const file of [own?.json, args.json && path.resolve(args.json)]) if (file) writeWhole(file, JSON.stringify(report, null, 2) + "\n");
+    if (own) writeWhole(own.html, renderHtmlReport(report, own.json === LAST_REPORT ? {} : { fullGrade: lastFullGrade() }));
     writeOutputs(report, args.outputs, args.only);
     const color = wantsColor(process.stdout, process.env);
     if (args.replay) {
@@ -136,23 +137,13 @@ async function main(): Promise<number> {
 function writeOutputs(report: Report, outputs: GradeArgs["outputs"], only: string[]): void {
   for (const { flag, file } of outputs) {
     try {
-      writeReport(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
+      writeWhole(path.resolve(file), formatOf(flag)!.render(report, { env: process.env, only }));
     } catch (error) {
       throw new GraderError(`${flag} ${file}: ${(error as Error).message}`);
     }
   }
 }
 
-/**
- * Writes a report as a new file renamed into place: a link planted at its name (in a shared temp
- * folder) is replaced, never followed, and a file someone holds open is not the one written.
- */
-function writeReport(file: string, text: string): void {
-  const own = `${file}.${process.pid}.tmp`;
-  fs.rmSync(own, { force: true });
-  fs.writeFileSync(own, text, { flag: "wx" });
-  fs.renameSync(own, file);
-}
 
 /** A scratch folder in the system's temp folder when that is another file system than `work`. */
 function otherFileSystem(work: string): string | undefined {

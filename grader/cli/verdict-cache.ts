@@ -17,6 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSelected, type GradeConfig } from "../grading/config.js";
+import { writeWhole } from "../write-whole.js";
 import type { CheckMeta } from "../contract/verdict.js";
 import type { MeasurementMeta } from "../contract/measurement.js";
 import { REPO_ROOT } from "../paths.js";
@@ -146,8 +147,7 @@ export class VerdictCache {
     try {
       // One entry per key and inputs: the same code graded again replaces its entry, other code of the same grade adds one.
       const file = path.join(this.dir, `${key}-${createHash("sha256").update(JSON.stringify(value.inputs)).digest("hex").slice(0, 16)}.json`);
-      fs.writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(entry));
-      fs.renameSync(`${file}.${process.pid}.tmp`, file);
+      writeWhole(file, JSON.stringify(entry));
       const entries = fs.readdirSync(this.dir).filter((n) => n.endsWith(".json")).map((n) => ({ n, t: fs.statSync(path.join(this.dir, n)).mtimeMs }));
       for (const old of entries.sort((a, b) => b.t - a.t).slice(MAX_ENTRIES)) fs.rmSync(path.join(this.dir, old.n), { force: true });
     } catch {
@@ -263,8 +263,7 @@ async function graderInputs(names: string[], memoFile?: string): Promise<Record<
   if (memoFile) {
     const stats = Object.fromEntries([...new Set(Object.values(inputs).flat())].map((rel) => [rel, stat(rel)]));
     try {
-      fs.writeFileSync(`${memoFile}.${process.pid}.tmp`, JSON.stringify({ inputs, stats } satisfies Memo), { mode: 0o600 });
-      fs.renameSync(`${memoFile}.${process.pid}.tmp`, memoFile);
+      writeWhole(memoFile, JSON.stringify({ inputs, stats } satisfies Memo), { mode: 0o600 });
     } catch {
       // Found again next time.
     }

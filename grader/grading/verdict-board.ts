@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isSelected, type GradeConfig } from "./config.js";
+import { writeWhole } from "../write-whole.js";
 import type { CheckStatus } from "../contract/verdict.js";
 
 /** How often a waiting check looks at the board. */
@@ -18,9 +19,7 @@ function boardFile(config: GradeConfig, checkId: string): string {
 export function postVerdict(config: GradeConfig, checkId: string, status: CheckStatus): void {
   const file = boardFile(config, checkId);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Written whole under another name, then renamed: a reader never sees half a verdict.
-  fs.writeFileSync(`${file}.tmp`, status);
-  fs.renameSync(`${file}.tmp`, file);
+  writeWhole(file, status);
 }
 
 /**

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import { threadId } from "node:worker_threads";
 import { REPO_ROOT, STAND_INS_DIR } from "../paths.js";
+import { writeWhole } from "../write-whole.js";
 import { LAB_SPECIFIER } from "../sandbox/runtime/target/lab-module.js";
 import { STAND_IN_SPECIFIER } from "../sandbox/runtime/target/stand-in-module.js";
 import { esmBundleToAsyncBody } from "./esm-to-function.js";
@@ -56,7 +56,9 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     // of the bundle in another one (a user of its own runs a copy: frames.ts).
     const result = await build({ ...options, format: "cjs", outfile: req.outFile, write: false, sourceRoot: `${path.dirname(req.outFile)}${path.sep}` });
     const text = result.outputFiles[0]!.text;
-    writeWhole(req.outFile, text);
+    // Written whole: the deliverables that run one file (checkpoint.ts) bundle it to one name in two
+    // workers at once. The grader's alone: a user of the target's own runs a copy (identity/target-user.ts).
+    writeWhole(req.outFile, text, { mode: 0o600 });
     return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
@@ -69,25 +71,12 @@ export async function bundleTarget(req: BundleRequest): Promise<BundleResult> {
     // Not written by esbuild, its map's sources are relative to the working folder.
     const result = await build({ ...options, format: "esm", write: false, external: builtinModules.flatMap((m) => [m, `node:${m}`]), sourceRoot: `${process.cwd()}${path.sep}` });
     const text = esmBundleToAsyncBody(result.outputFiles[0]!.text);
-    writeWhole(req.outFile, text);
+    writeWhole(req.outFile, text, { mode: 0o600 });
     return { ok: true, file: req.outFile, code: codeDigest(text, result.metafile), read: [...read] };
   } catch (error) {
     const errors = (error as { errors?: Message[] }).errors ?? [];
     return { ok: false, problem: describeBuildError(errors, req.targetDir) ?? String(error), read: [...read] };
   }
-}
-
-/**
- * Writes the bundle under a name of its own, then renames it over `file`. The deliverables that
- * run one file (checkpoint.ts is Phase 1's, the power-loss tier's, ...) bundle it to the same
- * name, in two workers at once: a bundle rewritten in place could be read half written, or empty,
- * by a host loading it for another deliverable, whose target would then export nothing.
- */
-function writeWhole(file: string, text: string): void {
-  const own = `${file}.${process.pid}-${threadId}.tmp`;
-  // The grader's alone: a user of the target's own runs a copy of it (identity/target-user.ts).
-  fs.writeFileSync(own, text, { mode: 0o600 });
-  fs.renameSync(own, file);
 }
 
 /**

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readReport } from "../../report/read-report.js";
+import { writeWhole } from "../../write-whole.js";
 import type { Rubric } from "../../rubric.js";
 import { classSummary } from "./dashboard/class-summary.js";
 import { renderDashboard } from "./dashboard/render.js";
@@ -35,10 +36,10 @@ export function writeGradebook(opts: { csv: string; rubric: Rubric; rows: Row[];
   const paths = gradebookPaths(opts.csv);
   const map = opts.rosterMap;
   const json: GradebookFile = { gradebookVersion: 1, ...(map ? { rosterMap: map.file } : {}), rows: opts.rows.map(({ report: _report, ...row }) => row) };
-  writeWhole(paths.json, JSON.stringify(json, null, 2) + "\n");
-  writeWhole(paths.csv, gradebookCsv(opts.rubric, opts.rows, { studentIds: map !== undefined }));
-  if (map) writeWhole(paths.canvas, canvasCsv(opts.rows, map.idColumn));
-  writeWhole(paths.html, renderDashboard(classSummary(opts.rubric, opts.rows, opts.gradedAt ?? new Date(), map?.file)));
+  writeInFolder(paths.json, JSON.stringify(json, null, 2) + "\n");
+  writeInFolder(paths.csv, gradebookCsv(opts.rubric, opts.rows, { studentIds: map !== undefined }));
+  if (map) writeInFolder(paths.canvas, canvasCsv(opts.rows, map.idColumn));
+  writeInFolder(paths.html, renderDashboard(classSummary(opts.rubric, opts.rows, opts.gradedAt ?? new Date(), map?.file)));
 }
 
 /** The rows of a gradebook written by `writeGradebook`, each with its report read back (null when it has none or it cannot be read). */
@@ -56,9 +57,7 @@ function reportOrNull(file: string) {
   }
 }
 
-function writeWhole(file: string, text: string): void {
+function writeInFolder(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const own = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(own, text);
-  fs.renameSync(own, file);
+  writeWhole(file, text);
 }

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { compareNames } from "../batch/shard.js";
+import { writeWhole } from "../../write-whole.js";
 
 /** One student's repository and the folder (the gradebook's submission name) it is cloned into. */
 export interface RosterEntry {
@@ -70,8 +71,7 @@ export function shardCount(requested: number, students: number, most: number): n
 /** Writes the roster file (whole, or not at all). */
 export function writeRoster(file: string, roster: Roster): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(roster, null, 2) + "\n");
-  fs.renameSync(`${file}.tmp`, file);
+  writeWhole(file, JSON.stringify(roster, null, 2) + "\n");
 }
 
 /** Reads a roster file `regrade plan` wrote; throws, saying what was expected, on anything else. */
