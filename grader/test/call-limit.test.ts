@@ -2,7 +2,7 @@
 // is stopped after the same work however busy the machine, a call that sleeps uses none and
 // returns, and the signal that stops a call never reaches another call or a moment between calls.
 import os from "node:os";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { expect, test } from "vitest";
 import { CallTimedOut, withCallLimits, withTimeLimit } from "../sandbox/runtime/target/time-limit.js";
 
@@ -36,6 +36,19 @@ test("a call that sleeps for longer than its limit without using a processor ret
   const { outcome, wallMs } = timed(() => (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800), "slept"), 300);
   expect(outcome).toBe("slept");
   expect(wallMs).toBeGreaterThanOrEqual(790);
+});
+
+test("a program the call ran and waited for counts: a call that waits for a program spinning 0.6 s of processor, then sleeps, is stopped at a limit of 0.3 s; one under a limit of 5 s returns", () => {
+  const spinThenSleep = () => {
+    execFileSync(process.execPath, ["-e", "const t = process.cpuUsage(); while (process.cpuUsage(t).user < 600_000);"]);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 800);
+    return "returned";
+  };
+  const stopped = timed(spinThenSleep, 300);
+  expect(stopped.outcome).toBeInstanceOf(CallTimedOut);
+  // Stopped while it slept, once the program's time was read: its own processor time is small.
+  expect(stopped.cpuMs).toBeLessThan(300);
+  expect(timed(spinThenSleep, 5_000).outcome).toBe("returned");
 });
 
 test("a call that spins while four processes per processor spin is stopped after its limit of processor time, however long that takes by the wall", async () => {

@@ -3,14 +3,21 @@
 import fs from "node:fs";
 
 /** Linux reports times in /proc in ticks of 1/100 s, whatever the kernel's own rate. */
-const MS_PER_TICK = 10;
+export const MS_PER_TICK = 10;
 
-/** The fields of a /proc stat line after the name (the state first), or null when it cannot be read. */
+/**
+ * The fields of a /proc stat line after the name (the state first). It uses nothing outside
+ * itself: the call-limit thread runs its source (runtime/target/time-limit.ts).
+ */
+export function statLineFields(line: string): string[] {
+  // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
+  return line.slice(line.lastIndexOf(")") + 2).split(" ");
+}
+
+/** The fields of a /proc stat file after the name (the state first), or null when it cannot be read. */
 export function statFields(file: string): string[] | null {
   try {
-    const stat = fs.readFileSync(file, "utf8");
-    // The name is in parentheses and may hold spaces and parentheses of its own: read after the last.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return statLineFields(fs.readFileSync(file, "utf8"));
   } catch {
     return null;
   }

@@ -15,6 +15,7 @@
 import vm from "node:vm";
 import { Worker } from "node:worker_threads";
 import { formatSeconds } from "../../messages/limits.js";
+import { MS_PER_TICK, statLineFields } from "../../messages/proc-stat.js";
 
 /** Thrown by `withTimeLimit` when the call used its processor time without returning. */
 export class CallTimedOut extends Error {
@@ -61,11 +62,11 @@ const ownMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 let stat = null;
 try { stat = fs.openSync("/proc/self/stat", "r"); } catch {}
 const buffer = Buffer.alloc(4096);
+const statLineFields = ${statLineFields.toString()};
 const programsMs = () => {
   if (stat === null) return 0;
-  const f = buffer.toString("latin1", 0, fs.readSync(stat, buffer, 0, buffer.length, 0));
-  const t = f.slice(f.lastIndexOf(")") + 2).split(" ");
-  return (Number(t[13]) + Number(t[14])) * 10;
+  const t = statLineFields(buffer.toString("latin1", 0, fs.readSync(stat, buffer, 0, buffer.length, 0)));
+  return (Number(t[13]) + Number(t[14])) * ${MS_PER_TICK};
 };
 let seen = -1;
 let programsSince = 0;
