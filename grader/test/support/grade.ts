@@ -69,9 +69,9 @@ export function deliverablesCached(home: string): string[] {
   return [...new Set(names.map((n) => (JSON.parse(fs.readFileSync(path.join(folder, n), "utf8")) as { deliverable: string }).deliverable))].sort();
 }
 
-/** The report without what a grade through the cache may change: durations, measured times, and which deliverables came from it. */
+/** The report without what a grade through the cache may change: durations, measured times, and which deliverables (and measurements) came from it. */
 export function sameGrade(report: Report): Report {
-  return comparable({ ...report, deliverables: report.deliverables.map((d) => ({ ...d, cached: undefined })) });
+  return comparable({ ...report, deliverables: report.deliverables.map((d) => ({ ...d, cached: undefined, remeasured: undefined })) });
 }
 
 /** Runs a grade that `start` begins, given where to write its JSON report; reads the report back (null when there is none). */
