@@ -144,7 +144,6 @@ function writeOutputs(report: Report, outputs: GradeArgs["outputs"], only: strin
   }
 }
 
-
 /** A scratch folder in the system's temp folder when that is another file system than `work`. */
 function otherFileSystem(work: string): string | undefined {
   if (fs.statSync(os.tmpdir()).dev === fs.statSync(work).dev) return undefined;
@@ -171,7 +170,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
     live?.fromCache(id, hit.verdicts);
   }
   // A deliverable whose checks' verdicts were found but not all it measures runs only those measurements.
-  const remeasured = new Set(found.remeasure.map((m) => m.split(".")[0]!));
+  const remeasured = new Set(found.remeasure.map((m) => m.deliverable));
   const takenFromCache = [...found.hits.values()].flatMap((h) => [...h.verdicts.map((v) => v.id), ...h.measurements.map((m) => m.report.id)]);
   let unrun: CheckMeta[] = [];
   let deliverables = selected.filter((d) => !found.hits.has(d.id) || remeasured.has(d.id));

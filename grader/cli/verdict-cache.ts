@@ -84,7 +84,7 @@ export interface CacheLookup {
   config: GradeConfig;
   keys: Map<string, string>;
   hits: Map<string, CachedVerdicts & { inputs: Trace }>;
-  remeasure: string[];
+  remeasure: { deliverable: string; measurement: string }[];
 }
 
 /** The key a measurement's own entry is stored under, from its deliverable's. */
@@ -293,13 +293,13 @@ function readOrMakeSecret(file: string): Buffer {
 export async function lookUp(cache: VerdictCache, config: GradeConfig, deliverables: string[]): Promise<CacheLookup> {
   const keys = await verdictKeys(config, deliverables, { memoFile: cache.graderInputsFile });
   const hits = new Map<string, CachedVerdicts & { inputs: Trace }>();
-  const remeasure: string[] = [];
+  const remeasure: CacheLookup["remeasure"] = [];
   for (const [id, key] of keys) {
     const hit = cache.get(key, id, config.targetDir);
     if (!hit) continue;
     const measured = (hit.measuredApart ?? []).map((m) => ({ m, found: cache.get(measurementKey(key, m), id, config.targetDir)?.measurements ?? [] }));
     hits.set(id, { ...hit, measurements: measured.flatMap((x) => x.found) });
-    remeasure.push(...measured.filter((x) => x.found.length === 0).map((x) => x.m));
+    remeasure.push(...measured.filter((x) => x.found.length === 0).map((x) => ({ deliverable: id, measurement: x.m })));
   }
   return { config, keys, hits, remeasure };
 }

@@ -26,7 +26,8 @@ export function pointsOf(d: DeliverableReport): string {
 export function deliverableSection(d: DeliverableReport): string {
   const notes: string[] = [];
   if (d.partial) notes.push(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here.`);
-  if (d.cached) notes.push(`${fromCacheWords(d).replace(/^./, (first) => first.toUpperCase())}.`);
+  const cachedWords = fromCacheWords(d);
+  if (d.cached) notes.push(`${cachedWords.charAt(0).toUpperCase()}${cachedWords.slice(1)}.`);
   if (d.notStarted) notes.push(`${MARK.blocked} ${notStartedLine(d.notStarted)}. Open a check below for its own story.`);
   const whole = wholeFileFailure(d);
   if (whole) notes.push(`${MARK.failed} ${whole}${whole.endsWith(".") ? "" : "."} No check here could run without it.`);
