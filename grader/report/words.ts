@@ -51,6 +51,10 @@ export function commandLabel(command: string): "replay" | "partial grade" {
 
 /** The same label starting a sentence or a field: "Replay", "Partial grade". */
 export function commandTitle(command: string): string {
-  const label = commandLabel(command);
-  return label[0]!.toUpperCase() + label.slice(1);
+  return capitalised(commandLabel(command));
+}
+
+/** `text` with its first letter a capital, to start a sentence. */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

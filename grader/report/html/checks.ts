@@ -4,7 +4,7 @@
 // crash, for a crashed call or a crashed run replayed from its trace), its story and its replay command.
 import { notStartedLine } from "../not-started.js";
 import { sharedWait, wholeFileFailure } from "../whole-file.js";
-import { commandTitle, fromCacheWords } from "../words.js";
+import { capitalised, commandTitle, fromCacheWords } from "../words.js";
 import type { MeasurementReport } from "../../contract/measurement.js";
 import type { CheckReport, DeliverableReport } from "../report.js";
 import { esc } from "./escape.js";
@@ -26,8 +26,7 @@ export function pointsOf(d: DeliverableReport): string {
 export function deliverableSection(d: DeliverableReport): string {
   const notes: string[] = [];
   if (d.partial) notes.push(`${d.maxPoints} of its ${d.partial.maxPoints} points were graded here.`);
-  const cachedWords = fromCacheWords(d);
-  if (d.cached) notes.push(`${cachedWords.charAt(0).toUpperCase()}${cachedWords.slice(1)}.`);
+  if (d.cached) notes.push(`${capitalised(fromCacheWords(d))}.`);
   if (d.notStarted) notes.push(`${MARK.blocked} ${notStartedLine(d.notStarted)}. Open a check below for its own story.`);
   const whole = wholeFileFailure(d);
   if (whole) notes.push(`${MARK.failed} ${whole}${whole.endsWith(".") ? "" : "."} No check here could run without it.`);

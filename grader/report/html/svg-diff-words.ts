@@ -1,6 +1,7 @@
 // The words of a "diff" picture: what its SVG shows, said as sentences, for a screen reader (the
 // SVG's text alternative) and for anyone the drawing does not reach.
 import { answerOffRow, diffSpans, heldWords, pathText, stepsWord, type DiffPathEntry, type DiffPicture } from "../../contract/picture-diff.js";
+import { capitalised } from "../words.js";
 
 /** One path where the states differ, in words: `["v"] (left out by the answer): null in a, {} in b`. */
 export function diffPathWords(entry: DiffPathEntry, picture: DiffPicture): string {
@@ -13,7 +14,7 @@ export function diffWords(picture: DiffPicture): string {
   const { a, b } = picture;
   const words = [`${picture.call} compared ${a.name} (${steps(a.steps)}) and ${b.name} (${steps(b.steps)}).`];
   const same = diffSpans(picture).find((s) => "from" in s && s.same && s.from === 1);
-  if (same && "from" in same) words.push(`${capital(stepsWord(same.from, same.to))} ${same.from === same.to ? "is" : "are"} the same in both.`);
+  if (same && "from" in same) words.push(`${capitalised(stepsWord(same.from, same.to))} ${same.from === same.to ? "is" : "are"} the same in both.`);
   if (picture.step === null) words.push("They are the same at every step (key order aside).");
   else {
     const paths = picture.paths.map((p) => diffPathWords(p, picture));
@@ -30,8 +31,4 @@ export function diffWords(picture: DiffPicture): string {
 
 function steps(n: number): string {
   return `${n} step${n === 1 ? "" : "s"}`;
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
