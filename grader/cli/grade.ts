@@ -22,6 +22,7 @@ import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import type { Limits } from "../sandbox/messages/limits.js";
+import { endProcessesBelow } from "../sandbox/identity/processes.js";
 import { chooseIdentity, endTargets, keepFromTargets, targetUserReport, type TargetIdentity } from "../sandbox/identity/target-user.js";
 import { USAGE, parseArgs, unknownSelections, type GradeArgs } from "./args.js";
 import { cannotStart } from "./command-line.js";
@@ -65,19 +66,19 @@ async function main(): Promise<number> {
   const own = reportFiles({ only: args.only, replay: args.replay });
   for (const file of [own?.json, own?.html, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
   const started = Date.now();
-  const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
-  const tmpBase = otherFileSystem(work);
-  // As root, submitted code runs as users of its own, who may enter the scratch folders and
-  // nothing of the grader's: the repository (reference, rubric, reports) and the target folder.
-  const identity: TargetIdentity = chooseIdentity([work, ...(tmpBase ? [tmpBase] : [])]);
-  for (const dir of [REPO_ROOT, targetDir]) keepFromTargets(dir, identity);
+  // What this grade has made that must go when it ends, however it ends: its scratch folders
+  // (on a tmpfs, in memory: a class's worth left behind would fill it) and its users' ids.
+  const made: { dirs: string[]; identity?: TargetIdentity } = { dirs: [] };
   const removeScratch = () => {
-    // No process of the target's is left to write anything once the grade ends.
-    endTargets(identity);
-    for (const dir of [work, tmpBase]) if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    // No process is left to write anything into them once the grade ends: neither its own (the
+    // vitest workers, the sandbox hosts, which outlive a grade stopped by a signal) nor the target's.
+    endProcessesBelow();
+    if (made.identity) endTargets(made.identity);
+    for (const dir of made.dirs) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
-  // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes its scratch
-  // folders: they are on a tmpfs, in memory, and a class's worth of them would fill it.
+  // A grade stopped from outside (Ctrl-C, or grade-batch's time limit) still removes what it
+  // made. The handlers go in before anything is made: until then a signal's default ends the
+  // process at once, between a folder's making and the line that would have removed it.
   // A second signal while the first one cleans up (Ctrl-C pressed twice) waits for that cleanup.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -91,6 +92,15 @@ async function main(): Promise<number> {
   };
   process.on("SIGINT", stop).on("SIGTERM", stop);
   try {
+    const work = fs.realpathSync(fs.mkdtempSync(path.join(scratchRoot(), "checkpoint-grade-")));
+    made.dirs.push(work);
+    const tmpBase = otherFileSystem(work);
+    if (tmpBase) made.dirs.push(tmpBase);
+    // As root, submitted code runs as users of its own, who may enter the scratch folders and
+    // nothing of the grader's: the repository (reference, rubric, reports) and the target folder.
+    const identity: TargetIdentity = chooseIdentity([...made.dirs]);
+    made.identity = identity;
+    for (const dir of [REPO_ROOT, targetDir]) keepFromTargets(dir, identity);
     const config: GradeConfig = {
       targetDir,
       targetArg: targetLabel(args.target, targetDir),

@@ -107,6 +107,49 @@ function liveStatus(pid: number | string): string | null {
   return /^State:\s+[ZX]/m.test(status) ? null : status;
 }
 
+/** The ids of the threads of `pid` (none when it has ended). */
+export function taskIds(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+}
+
+/** Every process below `pid`, through the children of each of its threads (of its main threads only, with `mainThreadOnly`). */
+export function descendants(pid: number, mainThreadOnly: boolean): number[] {
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const tid of mainThreadOnly ? [String(parent)] : taskIds(parent)) {
+      let children: string;
+      try {
+        children = fs.readFileSync(`/proc/${parent}/task/${tid}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+        if (found.includes(child)) continue;
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/**
+ * Ends every process below this one (SIGKILL) and returns once none is left (or after
+ * KILL_WAIT_MS): a grade stopped from outside must not leave a worker or a host writing into the
+ * folders it is about to remove.
+ */
+export function endProcessesBelow(pid: number = process.pid): void {
+  endAndWait(
+    () => descendants(pid, false).filter((p) => liveStatus(p) !== null),
+    (pids) => pids.forEach(signal),
+  );
+}
+
 /**
  * Signals what `left()` lists with `kill`, and returns once `left()` is empty (or after
  * KILL_WAIT_MS). A killed process stays in /proc until the kernel has run its exit: on a loaded

@@ -7,6 +7,7 @@
 // is not there (macOS) nothing is known, and the watchdog keeps its plain timer.
 import fs from "node:fs";
 import { statFields, ticks } from "../messages/proc-stat.js";
+import { descendants, taskIds } from "../identity/processes.js";
 
 /**
  * The share of the time between two readings that a process must have run to count as running
@@ -60,34 +61,4 @@ export function activityBetween(before: ProcessReading, after: ProcessReading): 
   if ((before.threads.includes("R") && after.threads.includes("R")) || share(after.cpuMs - before.cpuMs)) return "running";
   if (after.threads.includes("D") || after.programBusy || share(after.programsCpuMs - before.programsCpuMs)) return "waiting-for-work";
   return "blocked";
-}
-
-function taskIds(pid: number): string[] {
-  try {
-    return fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-}
-
-/** Every process below `pid`, through the children of each of its threads (of its main threads only, with `mainThreadOnly`). */
-function descendants(pid: number, mainThreadOnly: boolean): number[] {
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const tid of mainThreadOnly ? [String(parent)] : taskIds(parent)) {
-      let children: string;
-      try {
-        children = fs.readFileSync(`/proc/${parent}/task/${tid}/children`, "utf8");
-      } catch {
-        continue;
-      }
-      for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
-        if (found.includes(child)) continue;
-        found.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return found;
 }
