@@ -25,6 +25,8 @@ describe.concurrent("buggy fixtures", () => {
   test.each(fixtures)("$name loses exactly the checks it breaks, and graded again from the cache gets the same report; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
     const target = await composeTarget(dir);
     const cacheHome = await tempDir({ unsafeCleanup: true });
+    // The printed commands' own cache, empty before the first: what it grades is graded there.
+    const printedCache = await tempDir({ unsafeCleanup: true });
     try {
       // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
       // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
@@ -60,9 +62,9 @@ describe.concurrent("buggy fixtures", () => {
       if (says) expect(allStories(report)).toContain(says);
       const first = report.deliverables.flatMap((d) => d.checks).find((c) => c.status === "failed");
       expect(first === undefined).toBe(fails.length === 0);
-      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir });
+      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir, cacheHome: printedCache.path });
     } finally {
-      await Promise.all([target.cleanup(), cacheHome.cleanup()]);
+      await Promise.all([target.cleanup(), cacheHome.cleanup(), printedCache.cleanup()]);
     }
   });
 });
@@ -86,11 +88,16 @@ function fitsTerminal(run: GradeRun, columns: number): void {
  * check's story (exit 1), and a command that grades the check fails it with the same story. Then,
  * with the fixture's files replaced by the reference's, the same command says the case passes
  * (a replay: no tick, points or score) or passes the check (exit 0).
+ * Both run with the verdict cache in `cacheHome`, as a student's do, empty before the first:
+ * the second takes from it only what the replaced files do not touch (Phase 1's verdicts, under a
+ * check of Phase 2 that is graded with them), never the check's own deliverable, whose file changed.
  */
-async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: string; fixture: string }): Promise<void> {
+async function runsAsPrinted(check: CheckReport, { target, fixture, cacheHome }: { target: string; fixture: string; cacheHome: string }): Promise<void> {
   const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
   const replay = args.includes("--replay") ? args.at(-1)! : null;
-  const again = await grade(null, args);
+  const asPrinted = () => grade(null, ["--cache", ...args], undefined, cacheEnv(cacheHome));
+  const again = await asPrinted();
+  expect(again.report?.deliverables.some((d) => d.cached) ?? false, "the first printed command found its cache empty").toBe(false);
   expect(again.exitCode, again.stdout + again.stderr).toBe(1);
   // Compared without white space: a word longer than a line (a long JSON value) is broken inside itself.
   // A replay draws the failure's picture, as the grade drew it (piped: 80 columns, no colour), above the story.
@@ -98,8 +105,9 @@ async function runsAsPrinted(check: CheckReport, { target, fixture }: { target: 
   if (replay) expect(unspaced(again.stdout)).toBe(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): it still fails. ${picture} ${check.message!}`));
   else expect(checkOf(again.report, check.id)).toMatchObject({ status: "failed", message: check.message });
   for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
-  const fixed = await grade(null, args);
+  const fixed = await asPrinted();
   expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
+  expect(fixed.report?.deliverables.find((d) => d.checks.some((c) => c.id === check.id))?.cached ?? false, "the check's own deliverable is graded again").toBe(false);
   if (replay) {
     expect(unspaced(fixed.stdout).startsWith(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): this case passes now.`)), fixed.stdout).toBe(true);
     expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);
