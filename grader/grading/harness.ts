@@ -50,9 +50,12 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
     afterAll(() => cpuLedger()?.write());
     let target: PreparedTarget;
     let began = Date.now();
+    // The checks this grade runs here: none when every one came from the verdict cache and only
+    // a measurement runs again (it prepares the files it measures itself).
+    const runs = (c: { id: string }) => isSelected(config, c.id) && !config.takenFromCache?.includes(c.id);
     beforeAll(async () => {
       began = Date.now();
-      target = await prepareTarget(config, files);
+      if (checks.some(runs)) target = await prepareTarget(config, files);
     });
     // The deliverable each earlier module belongs to: a stand-in for its file is tried only once it showed a bug.
     const ownerOf = (module: string) => (rubricDeliverable(config.rubric, deliverable).buildsOn ?? []).find((d) => deliverableModules(config.rubric, d).main === module);
@@ -70,7 +73,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
       return true;
     };
     for (const check of checks) {
-      test.skipIf(!isSelected(config, check.id) || !!config.takenFromCache?.includes(check.id))(check.id, async ({ task, annotate }) => {
+      test.skipIf(!runs(check))(check.id, async ({ task, annotate }) => {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
         const started = Date.now();
@@ -86,7 +89,7 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
       });
     }
     for (const m of measurements) {
-      test.skipIf(!isSelected(config, m.id) || !!config.takenFromCache?.includes(m.id))(m.id, async ({ task }) => {
+      test.skipIf(!runs(m))(m.id, async ({ task }) => {
         task.meta.measurement = { deliverable, report: await runMeasurement(m, config) };
       });
     }
