@@ -4,7 +4,7 @@
 // report is the cold one's, stories and pictures included (a cache that cannot be stale).
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import type { CheckReport, Report } from "../report/report.js";
 import { sharedWait, wholeFileFailure } from "../report/whole-file.js";
@@ -20,13 +20,23 @@ const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 const groups = fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained");
 const fixtures = loadFixtures(FIXTURES, groups);
 
-// maxConcurrency (vitest.config.ts) keeps this to one grade at a time.
+// Every fixture is graded in the same target folder, one after the other, and its printed
+// commands run with one verdict cache that every fixture's commands share, as one student's
+// commands share theirs (a verdict is kept under the target's name, which a replay command
+// holds): a command that grades a check with the deliverables it builds on (Phase 1 under a check
+// of Phase 2) takes their verdicts from there once a command graded the same files.
+let suite: string;
+beforeAll(async () => {
+  const folder = await tempDir({ unsafeCleanup: true });
+  suite = folder.path;
+  return () => folder.cleanup();
+});
+
+// maxConcurrency (vitest.config.ts) keeps this to one grade, and one fixture, at a time.
 describe.concurrent("buggy fixtures", () => {
   test.each(fixtures)("$name loses exactly the checks it breaks, and graded again from the cache gets the same report; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
-    const target = await composeTarget(dir);
+    const target = await composeTarget(dir, { at: path.join(suite, "target") });
     const cacheHome = await tempDir({ unsafeCleanup: true });
-    // The printed commands' own cache, empty before the first: what it grades is graded there.
-    const printedCache = await tempDir({ unsafeCleanup: true });
     try {
       // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
       // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
@@ -62,9 +72,9 @@ describe.concurrent("buggy fixtures", () => {
       if (says) expect(allStories(report)).toContain(says);
       const first = report.deliverables.flatMap((d) => d.checks).find((c) => c.status === "failed");
       expect(first === undefined).toBe(fails.length === 0);
-      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir, cacheHome: printedCache.path });
+      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir, cacheHome: path.join(suite, "printed") });
     } finally {
-      await Promise.all([target.cleanup(), cacheHome.cleanup(), printedCache.cleanup()]);
+      await Promise.all([target.cleanup(), cacheHome.cleanup()]);
     }
   });
 });
@@ -88,16 +98,18 @@ function fitsTerminal(run: GradeRun, columns: number): void {
  * check's story (exit 1), and a command that grades the check fails it with the same story. Then,
  * with the fixture's files replaced by the reference's, the same command says the case passes
  * (a replay: no tick, points or score) or passes the check (exit 0).
- * Both run with the verdict cache in `cacheHome`, as a student's do, empty before the first:
- * the second takes from it only what the replaced files do not touch (Phase 1's verdicts, under a
- * check of Phase 2 that is graded with them), never the check's own deliverable, whose file changed.
+ * Both run with the verdict cache in `cacheHome`, as a student's do, which every fixture's commands
+ * share. The first may take from it the verdicts of the deliverables the check builds on whose
+ * files are the reference's (Phase 1's, under a check of Phase 2), never its own deliverable's,
+ * whose file is the fixture's: that one is graded, as the test asserts. On the reference's files,
+ * the same command may take every verdict from an earlier fixture's run of it on the same files.
  */
 async function runsAsPrinted(check: CheckReport, { target, fixture, cacheHome }: { target: string; fixture: string; cacheHome: string }): Promise<void> {
   const args = check.replay!.replace(/^npm run grade -- /, "").split(" ");
   const replay = args.includes("--replay") ? args.at(-1)! : null;
   const asPrinted = () => grade(null, ["--cache", ...args], undefined, cacheEnv(cacheHome));
   const again = await asPrinted();
-  expect(again.report?.deliverables.some((d) => d.cached) ?? false, "the first printed command found its cache empty").toBe(false);
+  expect(again.report?.deliverables.find((d) => d.checks.some((c) => c.id === check.id))?.cached ?? false, `${check.id}'s deliverable is graded, not taken from the cache`).toBe(false);
   expect(again.exitCode, again.stdout + again.stderr).toBe(1);
   // Compared without white space: a word longer than a line (a long JSON value) is broken inside itself.
   // A replay draws the failure's picture, as the grade drew it (piped: 80 columns, no colour), above the story.
@@ -107,7 +119,6 @@ async function runsAsPrinted(check: CheckReport, { target, fixture, cacheHome }:
   for (const name of fs.readdirSync(fixture).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(SOLUTION_DIR, name), path.join(target, name));
   const fixed = await asPrinted();
   expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
-  expect(fixed.report?.deliverables.find((d) => d.checks.some((c) => c.id === check.id))?.cached ?? false, "the check's own deliverable is graded again").toBe(false);
   if (replay) {
     expect(unspaced(fixed.stdout).startsWith(unspaced(`Replayed one case of ${check.id} (--replay ${replay}): this case passes now.`)), fixed.stdout).toBe(true);
     expect(fixed.stdout).not.toMatch(/✓|Score|\d+\/\d+/);

@@ -105,12 +105,19 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A target folder outside the repository: the reference solution with `overlay`'s files on top. */
-export async function composeTarget(overlay?: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
-  const target = await dir({ unsafeCleanup: true, tmpdir: os.tmpdir(), prefix: "target-" });
+/** A target folder outside the repository (`at`, emptied first, or a new one): the reference solution with `overlay`'s files on top. */
+export async function composeTarget(overlay?: string, { at }: { at?: string } = {}): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const target = at ? await emptyFolder(at) : await dir({ unsafeCleanup: true, tmpdir: os.tmpdir(), prefix: "target-" });
   fs.cpSync(SOLUTION_DIR, target.path, { recursive: true });
   if (overlay) for (const name of fs.readdirSync(overlay)) if (name.endsWith(".ts")) fs.copyFileSync(path.join(overlay, name), path.join(target.path, name));
   return target;
+}
+
+/** `folder`, made empty (whatever an earlier use left there), and a cleanup that removes it. */
+async function emptyFolder(folder: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  fs.rmSync(folder, { recursive: true, force: true });
+  fs.mkdirSync(folder, { recursive: true });
+  return { path: folder, cleanup: async () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
 /**
