@@ -7,23 +7,12 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { LAUNCH } from "./support/grade.js";
+import { processesMentioning } from "./support/processes.js";
 
 const SCRATCH = "/dev/shm";
 
 /** When the signal is sent: a time after the scratch folder appears, or once the first check has finished (its workers and sandbox hosts running). */
 type When = { afterMs: number } | "first verdict";
-
-/** Processes whose command line names something inside `folder` (a sandbox host runs its bundle from there). */
-function processesIn(folder: string): string[] {
-  return fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).flatMap((pid) => {
-    try {
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      return argv.includes(folder) ? [argv.replaceAll("\0", " ")] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /**
  * Starts a grade of the solution's Phase 1, waits for its scratch folder to appear, sends `signal`
@@ -53,7 +42,7 @@ async function stopGrade(signal: NodeJS.Signals, when: When): Promise<{ exitCode
     }
     run.kill(signal);
     const { exitCode } = await run;
-    return { exitCode, left: fs.existsSync(work), running: processesIn(work) };
+    return { exitCode, left: fs.existsSync(work), running: processesMentioning(work) };
   } finally {
     watcher.close();
   }

@@ -12,6 +12,7 @@ import { REPO_ROOT } from "../paths.js";
 import { DEFAULT_RUBRIC } from "../rubric.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
+import { processesMentioning } from "./support/processes.js";
 import { allStories, composeTarget, expectedExit, grade, loadFixtures, notPassed, notPassedWhy } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
@@ -27,19 +28,6 @@ beforeAll(async () => {
 });
 
 const fixtures = loadFixtures(path.dirname(HOSTILE), ["hostile"]);
-
-/** Command lines of running processes that mention `text` (Linux), other than this test's own. */
-function processesMentioning(text: string): string[] {
-  if (!fs.existsSync("/proc/self/cmdline")) return [];
-  return fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).flatMap((pid) => {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-      return cmd.includes(text) ? [cmd.slice(0, 200)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe.concurrent("hostile fixtures", () => {
   test.each(fixtures)("$name: $note", async ({ dir, fails: asGraderUser, failsAsOwnUser, only, says }) => {

@@ -6,9 +6,9 @@ import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 
 /**
- * Writes the host bundle into `dir` (made when it is not there) and returns its path. The bundle is written from this process,
- * not by esbuild's own: a grade stopped while it builds removes `dir`, and a write still under way
- * in another process would make the folder again once it is gone.
+ * Writes the host bundle into `dir` (made when it is not there) and returns its path. The bundle
+ * is written from this process, not by esbuild's own: a grade stopped while it builds removes
+ * `dir`, and a write still under way in another process would make the folder again once it is gone.
  */
 export async function buildHost(dir: string): Promise<string> {
   const outfile = path.join(dir, "host.cjs");
