@@ -6,7 +6,8 @@
 // hostile and contained submission, replays their printed commands, grades one twice, grades the
 // solution and the starter on each Node version courses use, and draws real grades' failures
 // (each kind of picture against its story, and the HTML reports in a browser). CI (`.ci/run`)
-// runs all three.
+// runs all three. A fourth, `deliverable`, is the fast path for whoever changes one deliverable's
+// checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names.
 import { defineConfig } from "vitest/config";
 
 const files = (names: string[]) => names.map((name) => `grader/test/${name}.test.ts`);
@@ -31,6 +32,9 @@ const MACHINE = files([
   "grade-stopped",
 ]);
 
+/** One deliverable's evidence at a time, on demand (project `deliverable`). */
+const DELIVERABLE = files(["deliverable"]);
+
 export default defineConfig({
   test: {
     testTimeout: 600_000,
@@ -42,9 +46,11 @@ export default defineConfig({
     // The `grader` project's files run one per core; the other projects set fileParallelism off.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: [...SUBMISSIONS, ...MACHINE], fileParallelism: true, setupFiles: ["grader/test/support/no-node-processes.ts"], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: [...SUBMISSIONS, ...MACHINE, ...DELIVERABLE], fileParallelism: true, setupFiles: ["grader/test/support/no-node-processes.ts"], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: "machine", include: MACHINE, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: "submissions", include: SUBMISSIONS, sequence: { groupOrder: 2 } } },
+      // One deliverable's fixtures, two grades at a time: `npm run test:deliverable -- <id>` (grader/tools/test-deliverable.ts).
+      { extends: true, test: { name: "deliverable", include: DELIVERABLE, maxConcurrency: 2, sequence: { groupOrder: 3 } } },
     ],
   },
 });

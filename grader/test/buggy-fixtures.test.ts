@@ -6,13 +6,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
-import type { CheckReport, Report } from "../report/report.js";
-import { sharedWait, wholeFileFailure } from "../report/whole-file.js";
+import type { CheckReport } from "../report/report.js";
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
-import { allStories, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, sameGrade, type GradeRun } from "./support/grade.js";
+import { allStories, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, sameGrade, titlesShown, type GradeRun } from "./support/grade.js";
 
 const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
 
@@ -79,18 +78,12 @@ describe.concurrent("buggy fixtures", () => {
   });
 });
 
-/**
- * No line of what a grade showed (each redraw of a line too) is wider than the terminal's
- * `columns`, and no title is cut: every deliverable's, and every check's of a deliverable shown
- * check by check (one not started, whose file fails as a whole, or whose checks all wait on the
- * same one is a single line).
- */
+/** No line of what a grade showed (each redraw of a line too) is wider than the terminal's `columns`, and no title is cut (titlesShown). */
 function fitsTerminal(run: GradeRun, columns: number): void {
   const lines = run.stdout.split(/[\r\n]/);
   expect(Math.max(...lines.map((l) => stringWidth(l))), run.stdout).toBeLessThanOrEqual(columns);
   const shown = prose(run.stdout);
-  const oneLine = (d: Report["deliverables"][number]) => d.notStarted !== undefined || wholeFileFailure(d) !== undefined || sharedWait(d) !== undefined;
-  for (const title of run.report!.deliverables.flatMap((d) => [d.title, ...(oneLine(d) ? [] : d.checks.map((c) => c.title))])) expect(shown).toContain(title);
+  for (const title of titlesShown(run.report!)) expect(shown).toContain(title);
 }
 
 /**

@@ -8,6 +8,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
 import { renderScoreboard } from "../../report/terminal.js";
+import { sharedWait, wholeFileFailure } from "../../report/whole-file.js";
 import { deliverablesOfFile, loadRubric } from "../../rubric.js";
 import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
 
@@ -187,6 +188,26 @@ export function loadFixtures(root: string, groups: string[]): Fixture[] {
       return { name: `${group}/${name}`, dir, note: spec.note, fails: spec.fails, failsAsOwnUser: spec.failsAsOwnUser, only, says: spec.says };
     }),
   );
+}
+
+/**
+ * The titles a scoreboard of `report` shows in full: every deliverable's, and every check's of a
+ * deliverable shown check by check (one not started, whose file fails as a whole, or whose checks
+ * all wait on the same one is a single line).
+ */
+export function titlesShown(report: Report): string[] {
+  const oneLine = (d: Report["deliverables"][number]) => d.notStarted !== undefined || wholeFileFailure(d) !== undefined || sharedWait(d) !== undefined;
+  return report.deliverables.flatMap((d) => [d.title, ...(oneLine(d) ? [] : d.checks.map((c) => c.title))]);
+}
+
+/**
+ * The fixtures that show deliverable `id`'s checks at work, for a run of that deliverable alone
+ * (`npm run test:deliverable`): those of its own group, those that must lose one of its checks,
+ * and the correct ones graded on it (a right answer must keep its points).
+ */
+export function fixturesOf(fixtures: Fixture[], id: string): Fixture[] {
+  const gradedOn = (f: Fixture) => f.only.length === 0 || f.only.includes(id);
+  return fixtures.filter((f) => f.name.startsWith(`${id}/`) || f.fails.some((c) => c.startsWith(`${id}.`)) || (f.name.startsWith("correct/") && gradedOn(f)));
 }
 
 /** The exit code a grade with `only` must have when `fails` do not pass: 1 when one of them counts (a core check, or one `--only` names). */

@@ -1,0 +1,45 @@
+// `npm run test:deliverable`: which deliverables its command line names, and which fixtures it
+// grades for each (support/grade.ts fixturesOf).
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { REPO_ROOT } from "../paths.js";
+import { loadRubric } from "../rubric.js";
+import { namedDeliverables } from "../tools/test-deliverable.js";
+import { fixturesOf, loadFixtures } from "./support/grade.js";
+
+const rubric = loadRubric();
+const ids = rubric.deliverables.map((d) => d.id);
+const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
+const fixtures = loadFixtures(FIXTURES, fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained"));
+
+describe("the command line", () => {
+  test("names each deliverable once, in the order given", () => {
+    expect(namedDeliverables(["phase2", "phase1", "phase2"], ids)).toEqual(["phase2", "phase1"]);
+  });
+
+  test("refuses a name the manifest has not, with the one it is closest to, else the list; an option; and no name", () => {
+    expect(() => namedDeliverables(["phaes1"], ids)).toThrow('no deliverable "phaes1" in grader/rubric.json (did you mean phase1?)');
+    expect(() => namedDeliverables(["phase"], ids)).toThrow(`no deliverable "phase" in grader/rubric.json: its deliverables are ${ids.join(", ")}`);
+    expect(() => namedDeliverables(["--only", "phase1"], ids)).toThrow('unknown option "--only"');
+    expect(() => namedDeliverables([], ids)).toThrow("name a deliverable");
+  });
+});
+
+describe("the fixtures graded for a deliverable", () => {
+  test.each(rubric.deliverables.filter((d) => d.enabled).map((d) => d.id))("%s: at least one that must lose one of its checks, every one of its own group, and no other group's that loses none of them unless it is correct and graded on it", (id) => {
+    const chosen = fixturesOf(fixtures, id);
+    expect(chosen.some((f) => f.fails.some((c) => c.startsWith(`${id}.`)))).toBe(true);
+    for (const f of fixtures.filter((f) => f.name.startsWith(`${id}/`))) expect(chosen).toContain(f);
+    for (const f of chosen.filter((f) => !f.name.startsWith(`${id}/`) && !f.fails.some((c) => c.startsWith(`${id}.`)))) {
+      expect(f.name.startsWith("correct/") && (f.only.length === 0 || f.only.includes(id)), f.name).toBe(true);
+    }
+  });
+
+  test("phase1's include the correct checkpoint.ts fixtures and not a correct session.ts one", () => {
+    const names = fixturesOf(fixtures, "phase1").map((f) => f.name);
+    expect(names).toContain("correct/append-log");
+    expect(names).toContain("phase1/rename-old-away");
+    expect(names).not.toContain("correct/chatty-session");
+  });
+});
