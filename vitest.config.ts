@@ -1,13 +1,14 @@
 // The grader's own test suite. Grading itself runs through `npm run grade`.
-// Three projects. `npm test` runs two of them, one after the other: `grader`, the tests that
+// Four projects. `npm test` runs two of them, one after the other: `grader`, the tests that
 // start no Node process, two files at a time (one per core), then `machine`, the tests that own
 // the machine (they grade, start sandbox hosts or sessions, drive a real terminal or a browser),
 // one file at a time. `npm run test:submissions` runs `submissions`, which grades every fixture,
 // hostile and contained submission, replays their printed commands, grades one twice, grades the
 // solution and the starter on each Node version courses use, and draws real grades' failures
 // (each kind of picture against its story, and the HTML reports in a browser). CI (`.ci/run`)
-// runs all three. A fourth, `deliverable`, is the fast path for whoever changes one deliverable's
-// checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names.
+// runs these three. The fourth, `deliverable`, is the fast path for whoever changes one
+// deliverable's checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names
+// (CI on one of them).
 import { defineConfig } from "vitest/config";
 
 const files = (names: string[]) => names.map((name) => `grader/test/${name}.test.ts`);

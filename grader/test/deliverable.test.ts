@@ -41,7 +41,7 @@ describe.concurrent.each(named)("%s alone", (id) => {
     }
   });
 
-  test.each(fixturesOf(fixtures, id))(`$name loses exactly the checks of ${id} (and of those it builds on) its fixture.json lists`, async ({ dir, fails }) => {
+  test.each(fixturesOf(fixtures, rubric, id))(`$name loses exactly the checks of ${id} (and of those it builds on) its fixture.json lists`, async ({ dir, fails }) => {
     const target = await composeTarget(dir);
     try {
       const run = await grade(target.path, ["--only", id]);

@@ -28,7 +28,7 @@ describe("the command line", () => {
 
 describe("the fixtures graded for a deliverable", () => {
   test.each(rubric.deliverables.filter((d) => d.enabled).map((d) => d.id))("%s: at least one that must lose one of its checks, every one of its own group, and no other group's that loses none of them unless it is correct and graded on it", (id) => {
-    const chosen = fixturesOf(fixtures, id);
+    const chosen = fixturesOf(fixtures, rubric, id);
     expect(chosen.some((f) => f.fails.some((c) => c.startsWith(`${id}.`)))).toBe(true);
     for (const f of fixtures.filter((f) => f.name.startsWith(`${id}/`))) expect(chosen).toContain(f);
     for (const f of chosen.filter((f) => !f.name.startsWith(`${id}/`) && !f.fails.some((c) => c.startsWith(`${id}.`)))) {
@@ -36,8 +36,17 @@ describe("the fixtures graded for a deliverable", () => {
     }
   });
 
+  test("power-loss's leave out the Phase 1 fixtures that lose a check power-loss requires, and keep its own group's", () => {
+    const names = fixturesOf(fixtures, rubric, "power-loss").map((f) => f.name);
+    expect(names).toContain("power-loss/no-fsync");
+    expect(names).toContain("power-loss/roll-forward-unsynced");
+    expect(names).not.toContain("phase1/write-in-place");
+    // It loses power-loss.cut-while-recovering, which requires phase1.crash-schedules, which it loses too.
+    expect(names).not.toContain("phase1/append-log-drops-loaded-line");
+  });
+
   test("phase1's include the correct checkpoint.ts fixtures and not a correct session.ts one", () => {
-    const names = fixturesOf(fixtures, "phase1").map((f) => f.name);
+    const names = fixturesOf(fixtures, rubric, "phase1").map((f) => f.name);
     expect(names).toContain("correct/append-log");
     expect(names).toContain("phase1/rename-old-away");
     expect(names).not.toContain("correct/chatty-session");

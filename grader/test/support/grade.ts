@@ -9,7 +9,7 @@ import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
 import { renderScoreboard } from "../../report/terminal.js";
 import { sharedWait, wholeFileFailure } from "../../report/whole-file.js";
-import { deliverablesOfFile, loadRubric } from "../../rubric.js";
+import { deliverablesOfFile, loadRubric, type Rubric } from "../../rubric.js";
 import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
 
 export interface GradeRun {
@@ -202,12 +202,28 @@ export function titlesShown(report: Report): string[] {
 
 /**
  * The fixtures that show deliverable `id`'s checks at work, for a run of that deliverable alone
- * (`npm run test:deliverable`): those of its own group, those that must lose one of its checks,
- * and the correct ones graded on it (a right answer must keep its points).
+ * (`npm run test:deliverable`): those of its own group; those of another that must lose one of its
+ * checks while every check those build on holds (one that loses a check they require shows only
+ * that they wait for it, as many Phase 1 fixtures show the bonus tiers'); and the correct ones
+ * graded on it (a right answer must keep its points).
  */
-export function fixturesOf(fixtures: Fixture[], id: string): Fixture[] {
+export function fixturesOf(fixtures: Fixture[], rubric: Rubric, id: string): Fixture[] {
+  const own = rubric.deliverables.find((d) => d.id === id)?.checks ?? [];
+  const required = requiredOutside(rubric, own.map((c) => c.id));
   const gradedOn = (f: Fixture) => f.only.length === 0 || f.only.includes(id);
-  return fixtures.filter((f) => f.name.startsWith(`${id}/`) || f.fails.some((c) => c.startsWith(`${id}.`)) || (f.name.startsWith("correct/") && gradedOn(f)));
+  const showsOwn = (f: Fixture) => f.fails.some((c) => own.some((o) => o.id === c)) && !f.fails.some((c) => required.has(c));
+  return fixtures.filter((f) => f.name.startsWith(`${id}/`) || showsOwn(f) || (f.name.startsWith("correct/") && gradedOn(f)));
+}
+
+/** The checks outside `ids` that the checks `ids` require, and what those require in turn. */
+function requiredOutside(rubric: Rubric, ids: string[]): Set<string> {
+  const byId = new Map(rubric.deliverables.flatMap((d) => d.checks).map((c) => [c.id, c]));
+  const out = new Set<string>();
+  const add = (id: string) => {
+    for (const r of byId.get(id)?.requires ?? []) if (!out.has(r) && !ids.includes(r)) out.add(r), add(r);
+  };
+  ids.forEach(add);
+  return out;
 }
 
 /** The exit code a grade with `only` must have when `fails` do not pass: 1 when one of them counts (a core check, or one `--only` names). */
