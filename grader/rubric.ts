@@ -245,3 +245,15 @@ export function rubricCheck(rubric: Rubric, id: string): RubricCheck | undefined
   for (const d of rubric.deliverables) for (const c of d.checks) if (c.id === id) return c;
   return undefined;
 }
+
+/** `ids` (deliverables or checks) plus the checks they require, and what those require (their points depend on them). */
+export function withRequirements(rubric: Rubric, ids: string[]): string[] {
+  const out = new Set(ids);
+  const add = (id: string) => {
+    const deliverable = rubric.deliverables.find((d) => d.id === id);
+    const checks = deliverable ? deliverable.checks : [rubricCheck(rubric, id)].filter((c) => c !== undefined);
+    for (const c of checks) for (const r of c.requires ?? []) if (!out.has(r)) out.add(r), add(r);
+  };
+  for (const id of ids) add(id);
+  return [...out];
+}

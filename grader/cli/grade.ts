@@ -18,7 +18,7 @@ import { outputWidth, wantsColor } from "../report/layout.js";
 import type { CheckMeta } from "../contract/verdict.js";
 import { postVerdict } from "../grading/verdict-board.js";
 import { VerdictCache, cacheOff, lookUp, store, type CacheLookup } from "./verdict-cache.js";
-import { loadRubric, rubricCheck, type Rubric } from "../rubric.js";
+import { loadRubric, withRequirements, type Rubric } from "../rubric.js";
 import { buildHost } from "../sandbox/supervisor/build-host.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import type { Limits } from "../sandbox/messages/limits.js";
@@ -240,18 +240,6 @@ function scrubReport(report: Report, paths: string[]): Report {
 function scrubber(paths: string[]): (text: string) => string {
   const visible = (t: string) => t.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return (text) => visible(paths.reduce((t, p) => t.split(p).join(""), text));
-}
-
-/** `--only` plus the checks that selected checks require, and what those require (their points depend on them). */
-function withRequirements(rubric: Rubric, only: string[]): string[] {
-  const out = new Set(only);
-  const add = (id: string) => {
-    const deliverable = rubric.deliverables.find((d) => d.id === id);
-    const checks = deliverable ? deliverable.checks : [rubricCheck(rubric, id)].filter((c) => c !== undefined);
-    for (const c of checks) for (const r of c.requires ?? []) if (!out.has(r)) out.add(r), add(r);
-  };
-  for (const id of only) add(id);
-  return [...out];
 }
 
 /** A tmpfs when there is one (crash states are rebuilt thousands of times), else the temp folder. */

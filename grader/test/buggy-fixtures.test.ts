@@ -5,19 +5,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
+import { SOLUTION_DIR } from "../paths.js";
 import type { CheckReport } from "../report/report.js";
 import pc from "picocolors";
 import stringWidth from "string-width";
 import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
-import { allStories, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, loadFixtures, notPassed, notPassedWhy, prose, sameGrade, titlesShown, type GradeRun } from "./support/grade.js";
+import { allStories, buggyFixtures, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, notPassed, notPassedWhy, prose, sameGrade, titlesShown, type GradeRun } from "./support/grade.js";
 
-const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
-
-// Hostile and contained submissions have their own tests (hostile.test.ts, contained.test.ts).
-const groups = fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained");
-const fixtures = loadFixtures(FIXTURES, groups);
+const fixtures = buggyFixtures();
 
 // Every fixture is graded in the same target folder, one after the other, and its printed
 // commands run with one verdict cache that every fixture's commands share, as one student's

@@ -1,17 +1,13 @@
 // `npm run test:deliverable`: which deliverables its command line names, and which fixtures it
 // grades for each (support/grade.ts fixturesOf).
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO_ROOT } from "../paths.js";
 import { loadRubric } from "../rubric.js";
 import { namedDeliverables } from "../tools/test-deliverable.js";
-import { fixturesOf, loadFixtures } from "./support/grade.js";
+import { buggyFixtures, fixturesOf } from "./support/grade.js";
 
 const rubric = loadRubric();
 const ids = rubric.deliverables.map((d) => d.id);
-const FIXTURES = path.join(REPO_ROOT, "grader/fixtures");
-const fixtures = loadFixtures(FIXTURES, fs.readdirSync(FIXTURES).filter((d) => d !== "hostile" && d !== "contained"));
+const fixtures = buggyFixtures();
 
 describe("the command line", () => {
   test("names each deliverable once, in the order given", () => {

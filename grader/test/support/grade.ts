@@ -9,7 +9,7 @@ import type { CheckReport, Report } from "../../report/report.js";
 import { readReport } from "../../report/read-report.js";
 import { renderScoreboard } from "../../report/terminal.js";
 import { sharedWait, wholeFileFailure } from "../../report/whole-file.js";
-import { deliverablesOfFile, loadRubric, type Rubric } from "../../rubric.js";
+import { deliverablesOfFile, loadRubric, withRequirements, type Rubric } from "../../rubric.js";
 import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
 
 export interface GradeRun {
@@ -208,22 +208,18 @@ export function titlesShown(report: Report): string[] {
  * graded on it (a right answer must keep its points).
  */
 export function fixturesOf(fixtures: Fixture[], rubric: Rubric, id: string): Fixture[] {
-  const own = rubric.deliverables.find((d) => d.id === id)?.checks ?? [];
-  const required = requiredOutside(rubric, own.map((c) => c.id));
+  const own = (check: string) => check.startsWith(`${id}.`);
+  // What its checks require from outside it (withRequirements lists the deliverable itself first).
+  const required = new Set(withRequirements(rubric, [id]).filter((r) => r !== id && !own(r)));
   const gradedOn = (f: Fixture) => f.only.length === 0 || f.only.includes(id);
-  const showsOwn = (f: Fixture) => f.fails.some((c) => own.some((o) => o.id === c)) && !f.fails.some((c) => required.has(c));
+  const showsOwn = (f: Fixture) => f.fails.some(own) && !f.fails.some((c) => required.has(c));
   return fixtures.filter((f) => f.name.startsWith(`${id}/`) || showsOwn(f) || (f.name.startsWith("correct/") && gradedOn(f)));
 }
 
-/** The checks outside `ids` that the checks `ids` require, and what those require in turn. */
-function requiredOutside(rubric: Rubric, ids: string[]): Set<string> {
-  const byId = new Map(rubric.deliverables.flatMap((d) => d.checks).map((c) => [c.id, c]));
-  const out = new Set<string>();
-  const add = (id: string) => {
-    for (const r of byId.get(id)?.requires ?? []) if (!out.has(r) && !ids.includes(r)) out.add(r), add(r);
-  };
-  ids.forEach(add);
-  return out;
+/** The fixtures under grader/fixtures but the hostile and contained ones, which have tests of their own (hostile.test.ts, contained.test.ts). */
+export function buggyFixtures(): Fixture[] {
+  const root = path.join(REPO_ROOT, "grader/fixtures");
+  return loadFixtures(root, fs.readdirSync(root).filter((d) => d !== "hostile" && d !== "contained"));
 }
 
 /** The exit code a grade with `only` must have when `fails` do not pass: 1 when one of them counts (a core check, or one `--only` names). */
