@@ -64,6 +64,41 @@ describe("where a crash landed, in the task's steps", () => {
   });
 });
 
+describe("a git-backed runner's window after a step", () => {
+  const effect = (step: number, phase: "enter" | "done") => ({ kind: "effect" as const, step, pid: 4002, phase, input: "x" });
+  const mark = (label: string) => ({ kind: "mark" as const, label });
+  /** A git command's mark and the write of one file under work/.git (as sandbox/interposition/external/git-ops.ts records one). */
+  const gitWrites = (command: string, file: string, text: string, fd: number) => {
+    const api = `exec:${command}`;
+    return [mark(api), { kind: "open" as const, path: `@/work/.git/${file}`, flags: "w", fd, api }, { kind: "write" as const, fd, bytes: Buffer.from(text), position: null, api }, { kind: "close" as const, fd, api }];
+  };
+  const run = (...between: Trace["entries"]): Trace => ({ truncated: false, entries: [mark("call:runTask"), effect(1, "enter"), effect(1, "done"), ...between, mark("x"), effect(2, "enter")] });
+  const repo = { checkpointRepo: "work" };
+
+  test("ends once a git command moved HEAD's branch (a crash after it allows no second run), and not before: inside the command, or without the repository named", () => {
+    const trace = run(...gitWrites("git commit -m step1", "refs/heads/main", "ab12\n", 7));
+    // 3: the commit's mark; 4-6: its open, write and close; 7: the runner's own work after it.
+    expect(locateCrash(trace, 3, repo)).toMatchObject({ window: 1, killed: { at: "in-window" } });
+    expect(locateCrash(trace, 5, repo)).toMatchObject({ window: 1 });
+    expect(locateCrash(trace, 7, repo)).toEqual({ window: 0, words: "after step 1's side effect and its commit", killed: { step: 1, at: "after", words: "after step 1's side effect and its commit" } });
+    expect(locateCrash(trace, 7)).toMatchObject({ window: 1, words: "after step 1's side effect, before its checkpoint was complete" });
+  });
+
+  test("follows HEAD to the branch it names, and a detached HEAD; another branch moving, or another repository's, leaves the window open", () => {
+    const ownBranch = [...gitWrites("git checkout -b work", "HEAD", "ref: refs/heads/work\n", 5)];
+    const onWork = run(...gitWrites("git commit -m step1", "refs/heads/work", "ab12\n", 7));
+    onWork.entries.splice(1, 0, ...ownBranch);
+    expect(locateCrash(onWork, onWork.entries.length - 2, repo).window).toBe(0);
+    const mainWhileOnWork = run(...gitWrites("git branch -f main", "refs/heads/main", "ab12\n", 7));
+    mainWhileOnWork.entries.splice(1, 0, ...ownBranch);
+    expect(locateCrash(mainWhileOnWork, mainWhileOnWork.entries.length - 2, repo).window).toBe(1);
+    const detached = run(...gitWrites("git commit -m step1", "HEAD", "ab12\n", 7));
+    expect(locateCrash(detached, detached.entries.length - 2, repo).window).toBe(0);
+    const otherRepo = run(...gitWrites("git commit -m step1", "refs/heads/main", "ab12\n", 7));
+    expect(locateCrash(otherRepo, otherRepo.entries.length - 2, { checkpointRepo: "elsewhere" }).window).toBe(1);
+  });
+});
+
 describe("paths where two states differ", () => {
   test("the empty path is named as a path (the whole state), never as an empty list", () => {
     expect(showPaths([[]])).toBe("[] (the empty path: the whole state)");

@@ -19,6 +19,8 @@ export interface RecordedRun {
   trace: Trace;
   /** Where the runTask call starts in the trace. */
   start: number;
+  /** The folder of the repository whose commit is each step's checkpoint (the git setup's inspectGit), if any. */
+  checkpointRepo?: string;
 }
 
 /** Records one runTask call (to completion, or `maxSteps` steps) over the disk `from` left (empty folders when none). */
@@ -27,7 +29,7 @@ export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?
   const r = run.results[0]!;
   if (r.status !== "returned") return describeResult("runTask", r);
   if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${recordLimitsText()})`;
-  return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask") };
+  return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask"), ...(setup.inspectGit === undefined ? {} : { checkpointRepo: setup.inspectGit }) };
 }
 
 /** The instant before each runStep(s + 1) is called, and before runTask returns: the step boundaries. */
@@ -69,7 +71,7 @@ export function effectsBefore(crashes: Crash[]): Done[] {
 export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallResult, lastEffects: Done[]): string | null {
   const extra: number[] = [];
   for (const c of crashes) {
-    const { window } = locateCrash(c.run.trace, c.cut.at);
+    const { window } = locateCrash(c.run.trace, c.cut.at, c.run);
     if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
   }
   // A last run that threw is the story; then what the record shows; then what the last run returned.
@@ -81,7 +83,7 @@ export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallRes
 export function crashStory(crashes: Crash[]): string {
   return crashes
     .map((c, i) => {
-      const where = locateCrash(c.run.trace, c.cut.at).words;
+      const where = locateCrash(c.run.trace, c.cut.at, c.run).words;
       const how = cutPlace(c.run.trace, c.cut, c.run.start);
       const budget = c.budget === undefined ? "" : ` with maxSteps ${c.budget}`;
       return `Run ${i + 1}${budget}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;

@@ -1,6 +1,7 @@
 // Judging a task run from the lab's side-effect record alone: which steps ran, how often, on what
 // state. The runner's own file operations are never counted or ordered.
 import { expectedDigests } from "../../../lab/task.js";
+import { commandSpans, type CommandSpan } from "../../crash/commands.js";
 import type { Effect, Trace } from "../../crash/model.js";
 import type { PictureRun } from "../../contract/picture-runs.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
@@ -93,21 +94,24 @@ export function held(done: Done[]): string {
 /**
  * Where a crash before trace entry `at` landed in the task: inside the window after step s's
  * side effect and before its boundary (`window: s`), or elsewhere (`window: 0`), in words, and as
- * a runs picture marks it (`killed`: the step and where at it, with the same words).
+ * a runs picture marks it (`killed`: the step and where at it, with the same words). With
+ * `checkpointRepo` (the folder of a git-backed runner's repository), the window ends once a git
+ * command moved that repository's HEAD: the step's commit finished.
  */
-export function locateCrash(trace: Trace, at: number): { window: number; words: string; killed: Killed } {
-  const { window, words, step, at: where } = placeCrash(trace, at);
+export function locateCrash(trace: Trace, at: number, options: { checkpointRepo?: string } = {}): { window: number; words: string; killed: Killed } {
+  const { window, words, step, at: where } = placeCrash(trace, at, options.checkpointRepo);
   return { window, words, killed: { step, at: where, words } };
 }
 
 /** Where a runs picture marks a run killed (contract/picture-runs.ts). */
 type Killed = NonNullable<PictureRun["killed"]>;
 
-function placeCrash(trace: Trace, at: number): { window: number; words: string; step: number; at: Killed["at"] } {
+function placeCrash(trace: Trace, at: number, checkpointRepo: string | undefined): { window: number; words: string; step: number; at: Killed["at"] } {
   let last: Effect | undefined;
+  let lastAt = -1;
   for (let i = 0; i < at && i < trace.entries.length; i++) {
     const e = trace.entries[i]!;
-    if (e.kind === "effect") last = e;
+    if (e.kind === "effect") [last, lastAt] = [e, i];
   }
   const next = trace.entries[at];
   const returned = trace.entries.slice(0, at).some((e) => e.kind === "mark" && e.label === "return:runTask");
@@ -121,5 +125,31 @@ function placeCrash(trace: Trace, at: number): { window: number; words: string; 
   if (last.phase === "enter") return { window: 0, words: `inside runStep(${last.step}), before its side effect`, step: last.step, at: "in-step" };
   const atBoundary = (next?.kind === "effect" && next.phase === "enter") || (next?.kind === "mark" && next.label === "return:runTask") || returned;
   if (atBoundary) return { window: 0, words: `at the boundary after step ${last.step}`, step: last.step, at: "after" };
+  // A git-backed runner's checkpoint is its commit: once a git command moved HEAD after the step's
+  // side effect, the step is checkpointed, whatever the runner still does before the boundary.
+  if (checkpointRepo !== undefined && commandSpans(trace, lastAt).some((s) => s.git && s.end <= at && movesHead(trace, s, `@/${checkpointRepo}/.git`))) {
+    return { window: 0, words: `after step ${last.step}'s side effect and its commit`, step: last.step, at: "after" };
+  }
   return { window: last.step, words: `after step ${last.step}'s side effect, before its checkpoint was complete`, step: last.step, at: "in-window" };
+}
+
+/**
+ * True when git command `span` moved the HEAD of the repository whose folder is `gitDir`: it wrote
+ * the branch HEAD names (as the trace last wrote HEAD; `main`, the grader's git's first branch,
+ * when it never did) or a detached HEAD. Another branch moving is not the checkpoint.
+ */
+function movesHead(trace: Trace, span: CommandSpan, gitDir: string): boolean {
+  const head = `${gitDir}/HEAD`;
+  const paths = new Map<number, string>();
+  let branch = `${gitDir}/refs/heads/main`;
+  let moved = false;
+  trace.entries.slice(0, span.end).forEach((e, i) => {
+    if (e.kind === "open") paths.set(e.fd, e.path);
+    if (e.kind !== "write") return;
+    const path = paths.get(e.fd);
+    const text = path === head ? Buffer.from(e.bytes).toString("utf8").trim() : "";
+    if (path === head && text.startsWith("ref: ")) branch = `${gitDir}/${text.slice(5)}`;
+    if (i >= span.start && (path === branch || (path === head && !text.startsWith("ref: ")))) moved = true;
+  });
+  return moved;
 }

@@ -16,7 +16,7 @@ import type { JudgedPlace } from "../../grading/told.js";
 
 /** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget. */
 export interface CrashedRun {
-  run: { trace: Trace; start: number };
+  run: { trace: Trace; start: number; checkpointRepo?: string };
   cut: Cut;
   budget?: number;
 }
@@ -65,7 +65,7 @@ export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: R
  */
 export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, { checkpoint = TASK_CHECKPOINT, place }: { checkpoint?: { $path: string }; place?: JudgedPlace } = {}): Picture | null {
   try {
-    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed: locateCrash(c.run.trace, c.cut.at).killed }));
+    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed: locateCrash(c.run.trace, c.cut.at, c.run).killed }));
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
     const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem, place);
