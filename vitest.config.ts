@@ -24,7 +24,7 @@ const SUBMISSIONS = files(["buggy-fixtures", "hostile", "contained", "reproducib
  */
 const MACHINE = files([
   // Grades through the command line, as a student or a course runs one.
-  "check-deadline", "classroom50", "export-student", "formats", "git-missing", "grade-batch", "graded-with", "gradescope", "gradescope-pictures", "html-report", "layout", "manifest", "manifest-docs", "manifest-errors", "not-started-probe", "pictures", "report-files", "shard", "solution-and-starter", "stories", "task-steps", "template-answers", "verdict-cache", "verdict-cache-comparison", "verdict-cache-mutations", "workflow", "regrade-clone",
+  "check-deadline", "classroom50", "clock-steps", "export-student", "formats", "git-missing", "grade-batch", "graded-with", "gradescope", "gradescope-pictures", "html-report", "layout", "manifest", "manifest-docs", "manifest-errors", "not-started-probe", "pictures", "report-files", "shard", "solution-and-starter", "stories", "task-steps", "template-answers", "verdict-cache", "verdict-cache-comparison", "verdict-cache-mutations", "workflow", "regrade-clone",
   // Real terminals (script, tmux): the live progress and --watch.
   "progress-terminal", "watch",
   // Sandbox hosts and their limits, the recording fs against the kernel, real processes' ids and users.

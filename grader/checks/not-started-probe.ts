@@ -23,6 +23,7 @@ import type { CallResult, ScenarioStep } from "../sandbox/messages/scenario.js";
 import { runTaskStep } from "./phase2/task-run.js";
 import { GIT_SETUP } from "./stretch-git/git-setup.js";
 import { lastErrorLine, SessionFolder } from "./phase3/sessions.js";
+import { steadyNow } from "../steady-clock.js";
 
 /** The one call of each function, per module, as the checks make it; a module not here is always graded. */
 const FIRST_CALLS: Record<string, ScenarioStep[]> = {
@@ -80,7 +81,7 @@ async function firstCalls(config: GradeConfig, file: string): Promise<{ calls: F
   const left = starterFunctions(file, config.targetDir);
   if (own.length === 0 || !own.every((f) => left.includes(f))) return null;
   if (module !== PROGRAM.module && !own.every((f) => steps?.some((s) => "call" in s && `${s.call} (${file})` === f))) return null;
-  const began = Date.now();
+  const began = steadyNow();
   const prepared = await prepareTarget(config, { main: module });
   const variant = prepared.variants[0];
   if (!variant || variant.label !== "") return null;
@@ -89,7 +90,7 @@ async function firstCalls(config: GradeConfig, file: string): Promise<{ calls: F
     const calls = module === PROGRAM.module ? await runProgram(ctx) : await callEach(ctx, module, steps!);
     // Each function's own call threw the starter's error for that very function (in the starter's order).
     const inOrder = own.map((f) => calls?.find((c) => `${c.name} (${file})` === f && notImplementedIn(c.error.message).join() === f));
-    return inOrder.every((c) => c !== undefined) ? { calls: inOrder, span: [began, Date.now()] } : null;
+    return inOrder.every((c) => c !== undefined) ? { calls: inOrder, span: [began, steadyNow()] } : null;
   } catch {
     // A host that died or hung over it: nothing to go on, and the checks tell what it does.
     return null;

@@ -32,6 +32,7 @@ import { notStartedVerdicts } from "../checks/not-started-probe.js";
 import { inGivenOrder, runOrder } from "./schedule.js";
 import { LAST_REPORT, lastFullGrade, reportFiles } from "./report-files.js";
 import { chargedUntilSettled, cpuLedger, startCpuLedger } from "../sandbox/messages/cpu-causes.js";
+import { steadyNow } from "../steady-clock.js";
 
 async function main(): Promise<number> {
   startCpuLedger("grade");
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
   // cannot finish; a replay writes none, and a partial grade leaves the full grade's (report-files.ts).
   const own = reportFiles({ only: args.only, replay: args.replay });
   for (const file of [own?.json, own?.html, args.json && path.resolve(args.json)]) if (file) fs.rmSync(file, { force: true });
-  const started = Date.now();
+  const started = steadyNow();
   // What this grade has made that must go when it ends, however it ends: its scratch folders
   // (on a tmpfs, in memory: a class's worth left behind would fill it) and its users' ids.
   const made: { dirs: string[]; identity?: TargetIdentity } = { dirs: [] };
@@ -214,7 +215,7 @@ async function grade(config: GradeConfig, started: number, only: string[], cache
   const measurements = [...collector.measurements, ...hits.flatMap((h) => h.measurements)];
   const shown = (id: string) => isSelected(config, id) || config.only.length === 0;
   // What graded it is this grade's, never the cached verdicts' (their key holds the Node version and the grader's files).
-  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: Date.now() - started, only, replay: config.replayPath, targetDir: config.targetDir });
+  const report = buildReport({ rubric: config.rubric, target: config.targetArg || "starter", seed: config.seed, gradedWith: gradedWith(), metas, measurements, selected: shown, durationMs: steadyNow() - started, only, replay: config.replayPath, targetDir: config.targetDir });
   for (const d of report.deliverables) if (found.hits.has(d.id)) Object.assign(d, { cached: true }, remeasured.has(d.id) ? { remeasured: true } : {});
   return { report, verdicts: metas };
 }

@@ -15,6 +15,7 @@ import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
 import { tellCrashStates } from "../contract/crash-count.js";
 import { cpuLedger, startCpuLedger } from "../sandbox/messages/cpu-causes.js";
+import { steadyNow } from "../steady-clock.js";
 
 // A grade's worker: what it used before its first deliverable's checks load is its start (GRADE_CPU_CAUSES).
 startCpuLedger("worker");
@@ -49,12 +50,12 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
     // A worker may be ended without its exit handlers: its record is written after each deliverable.
     afterAll(() => cpuLedger()?.write());
     let target: PreparedTarget;
-    let began = Date.now();
+    let began = steadyNow();
     // The checks this grade runs here: none when every one came from the verdict cache and only
     // a measurement runs again (it prepares the files it measures itself).
     const runs = (c: { id: string }) => isSelected(config, c.id) && !config.takenFromCache?.includes(c.id);
     beforeAll(async () => {
-      began = Date.now();
+      began = steadyNow();
       if (checks.some(runs)) target = await prepareTarget(config, files);
     });
     // The deliverable each earlier module belongs to: a stand-in for its file is tried only once it showed a bug.
@@ -76,13 +77,13 @@ export function gradeDeliverable(definition: DeliverableDefinition): void {
       test.skipIf(!runs(check))(check.id, async ({ task, annotate }) => {
         // A check built on another deliverable's check that did not pass would score nothing: not run.
         const blockedBy = await unmetElsewhere(config, deliverable, check.id);
-        const started = Date.now();
+        const started = steadyNow();
         // The grade's live progress line shows the crash states checked so far, running checks' included.
         const contexts: CheckContext[] = [];
         const told = tellCrashStates(() => contexts.reduce((n, c) => n + c.crashStates, 0), annotate);
         const graded: ReturnType<typeof gradeCheck> = blockedBy ? Promise.resolve({ verdict: { status: "failed" }, crashStates: 0, replayed: false, limitHit: false }) : gradeCheck(check, config, target, warranted, contexts);
         const { verdict, crashStates, replayed, limitHit } = await graded.finally(told);
-        const ended = Date.now();
+        const ended = steadyNow();
         postVerdict(config, check.id, verdict.status);
         task.meta.check = { id: check.id, deliverable, crashStates, durationMs: blockedBy ? 0 : ended - started, span: [began, ended], ...(replayed ? { replayed } : {}), ...(limitHit ? { limitHit } : {}), ...verdict };
         if (verdict.status !== "passed") throw new CheckFailed(verdict.message);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { isSelected, type GradeConfig } from "./config.js";
 import { writeWhole } from "../write-whole.js";
 import type { CheckStatus } from "../contract/verdict.js";
+import { steadyNow } from "../steady-clock.js";
 
 /** How often a waiting check looks at the board. */
 const POLL_MS = 50;
@@ -62,7 +63,7 @@ export async function showedABug(config: GradeConfig, id: string): Promise<boole
 
 async function awaitVerdict(config: GradeConfig, checkId: string, timeoutMs: number): Promise<string | undefined> {
   const file = boardFile(config, checkId);
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, POLL_MS))) {
+  for (const end = steadyNow() + timeoutMs; steadyNow() < end; await new Promise((r) => setTimeout(r, POLL_MS))) {
     try {
       return fs.readFileSync(file, "utf8");
     } catch {

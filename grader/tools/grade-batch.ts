@@ -23,6 +23,7 @@ import { runGrade, stopAllGrades } from "./batch/run-grade.js";
 import { shardOf } from "./batch/shard.js";
 import { findSubmissions, holdsMoreThanStarter, type Submission } from "./batch/submissions.js";
 import { applyRosterMap, readRosterMap, type Mapped, type RosterMap } from "./batch/roster-map.js";
+import { steadyNow } from "../steady-clock.js";
 
 async function main(argv: string[]): Promise<number> {
   let args: BatchArgs;
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     const pristine = pristineDigests(REPO_ROOT);
     console.error(`Grading ${submissions.length} submission${submissions.length === 1 ? "" : "s"}${ofShard}, ${jobs} at a time on ${cores} cores (at most ${clock(wallMs)} each).`);
     const progress = new Progress(submissions.length);
-    const started = Date.now();
+    const started = steadyNow();
     const rows = await inParallel(submissions, jobs, async (s) => {
       const row = await gradeOne(s, { reportsDir, out, pristine, wallMs, args: [...rubricArgs, ...args.gradeArgs] });
       progress.finished({ submission: s.name, failed: !!row.error, outcome: row.error ? `error: ${row.error}` : describe(row) });
@@ -97,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
     const networked = rows.filter((r) => r.report?.targetUser?.separate && r.report.targetUser.network);
     if (networked.length > 0) console.error(`Note: ${networked.length} grade${networked.length === 1 ? "" : "s"} let the submitted code use the network: ${networked[0]!.report!.targetUser!.networkWhy}.`);
     const errors = book.rows.filter((r) => r.error).length;
-    console.error(`Wrote ${args.out}: ${book.rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(Date.now() - started)}.`);
+    console.error(`Wrote ${args.out}: ${book.rows.length} submissions, ${errors} error${errors === 1 ? "" : "s"}, in ${clock(steadyNow() - started)}.`);
     return 0;
   } finally {
     await scratch.cleanup();

@@ -15,6 +15,7 @@ import { REPO_ROOT } from "../paths.js";
 import type { Report } from "../report/report.js";
 import { comparable, composeTarget, grade } from "../test/support/grade.js";
 import { LoadMeter, keepProcessorsBusy } from "./soak/busy.js";
+import { steadyNow } from "../steady-clock.js";
 
 const DEFAULT_TARGETS = ["solution", "grader/fixtures/phase2/skip-step-on-resume"];
 /** Under load: the solution, a correct submission in another style, and buggy fixtures of three kinds of check. */
@@ -53,9 +54,9 @@ async function soakTarget(t: { label: string; dir: string; fixture: boolean }, r
     let first: { report: Report; text: string } | null = null;
     const differing: number[] = [];
     for (let i = 1; i <= runs; i++) {
-      const started = Date.now();
+      const started = steadyNow();
       const run = await grade(composed?.path ?? t.dir);
-      seconds.push((Date.now() - started) / 1000);
+      seconds.push((steadyNow() - started) / 1000);
       if (!run.report) throw new Error(`grade ${i} of ${t.label} wrote no report (exit ${run.exitCode}):\n${run.stderr.slice(-2000)}`);
       const text = JSON.stringify(comparable(run.report));
       first ??= { report: run.report, text };

@@ -7,6 +7,7 @@ import type { CheckMeta } from "../../contract/verdict.js";
 import type { Rubric } from "../../rubric.js";
 import { buildReport } from "../report.js";
 import type { CheckEvents } from "../reporter.js";
+import { steadyNow } from "../../steady-clock.js";
 
 /** A deliverable as the grade runs it: the ids of its checks this grade selected. */
 export interface ProgressDeliverable {
@@ -55,7 +56,7 @@ export class GradeProgress implements CheckEvents {
     private readonly deliverables: ProgressDeliverable[],
     /** The grade's start, in ms since the epoch, and the clock (a test's own). */
     private readonly startedAt: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = steadyNow,
   ) {
     for (const d of deliverables) for (const id of d.checks) this.checks.set(id, { deliverable: d.id, started: false, crashStates: 0 });
   }

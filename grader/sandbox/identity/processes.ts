@@ -2,6 +2,7 @@
 // tree, so a process that left its tree (a double fork, a new session) is found as well.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { steadyNow } from "../../steady-clock.js";
 
 /** The live processes (zombies left out) by user id: each under its real, effective and saved user id. One read of /proc. */
 export function processesByUser(): Map<number, number[]> {
@@ -157,10 +158,10 @@ export function endProcessesBelow(pid: number = process.pid): void {
  * it waits for the exits, and signals again only now and then (a fork may have slipped through).
  */
 function endAndWait(left: () => number[], kill: (pids: number[]) => void): void {
-  const deadline = Date.now() + KILL_WAIT_MS;
+  const deadline = steadyNow() + KILL_WAIT_MS;
   for (let round = 0; ; round++) {
     const pids = left();
-    if (pids.length === 0 || Date.now() > deadline) return;
+    if (pids.length === 0 || steadyNow() > deadline) return;
     if (round % 10 === 0) kill(pids);
     pause(2);
   }

@@ -1,5 +1,7 @@
 // What a batch shows while it runs, on stderr: a bar redrawn in place on a terminal, one line per
 // finished submission anywhere else (a log, CI).
+import { steadyNow } from "../../steady-clock.js";
+
 export interface Finished {
   submission: string;
   /** "85/100, bonus 20/40", or the error. */
@@ -13,7 +15,7 @@ const WIDTH = 24;
 export class Progress {
   private done = 0;
   private failures = 0;
-  private readonly started = Date.now();
+  private readonly started = steadyNow();
   /** Redraws the bar every second, so elapsed time moves while long grades run. */
   private readonly ticker?: NodeJS.Timeout;
 
@@ -34,7 +36,7 @@ export class Progress {
       if (f.failed) this.stream.write(`\r\x1b[K${f.submission}: ${f.outcome}\n`);
       this.draw();
     } else {
-      this.stream.write(`[${this.done}/${this.total}] ${f.submission}: ${f.outcome} (${clock(Date.now() - this.started)} elapsed)\n`);
+      this.stream.write(`[${this.done}/${this.total}] ${f.submission}: ${f.outcome} (${clock(steadyNow() - this.started)} elapsed)\n`);
     }
   }
 
@@ -45,7 +47,7 @@ export class Progress {
   }
 
   private draw(): void {
-    const elapsed = Date.now() - this.started;
+    const elapsed = steadyNow() - this.started;
     const filled = this.total === 0 ? WIDTH : Math.round((this.done / this.total) * WIDTH);
     const eta = this.done === 0 ? "?" : clock((elapsed / this.done) * (this.total - this.done));
     const bar = "#".repeat(filled) + "-".repeat(WIDTH - filled);

@@ -4,6 +4,7 @@ import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
+import { steadyNow } from "../../steady-clock.js";
 
 export interface BatchThroughput {
   jobs: number;
@@ -19,9 +20,9 @@ export async function batchThroughput(work: string, jobsList: number[], submissi
   const measured: BatchThroughput[] = [];
   for (const jobs of jobsList) {
     const out = path.join(work, `batch-${jobs}.csv`);
-    const started = Date.now();
+    const started = steadyNow();
     await execa("npm", ["run", "--silent", "grade-batch", "--", folder, "--out", out, "--jobs", String(jobs)], { cwd: root });
-    const seconds = (Date.now() - started) / 1000;
+    const seconds = (steadyNow() - started) / 1000;
     measured.push({ jobs, submissions, seconds, gradesPerMinute: (submissions / seconds) * 60 });
   }
   return measured;

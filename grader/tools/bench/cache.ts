@@ -4,6 +4,7 @@ import { execa } from "execa";
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
+import { steadyNow } from "../../steady-clock.js";
 
 export interface CacheCost {
   /** Seconds of each grade with nothing changed since the last, and after runner.ts changed. */
@@ -18,9 +19,9 @@ export async function cacheCost(work: string, runs: number): Promise<CacheCost> 
   // A cache of its own (its secret in a folder of its own), used as a student's own grades use theirs.
   const env = { CI: "", XDG_CACHE_HOME: path.join(work, "cache-home") };
   const grade = async () => {
-    const started = Date.now();
+    const started = steadyNow();
     await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target], { cwd: REPO_ROOT, env, reject: false });
-    return (Date.now() - started) / 1000;
+    return (steadyNow() - started) / 1000;
   };
   await grade();
   const cost: CacheCost = { unchanged: [], runnerChanged: [] };

@@ -7,6 +7,7 @@ import path from "node:path";
 import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import { renderHtmlReport } from "../../report/html/render.js";
 import type { Report } from "../../report/report.js";
+import { steadyNow } from "../../steady-clock.js";
 
 /** Fixtures whose full grades draw the most, and the largest, pictures: every kind of picture among them. */
 export const DRAWN_FIXTURES = ["phase1/write-in-place", "phase2/skip-step-on-resume", "phase3/replays-steps", "concurrency/fixed-temp-name", "stretch-diff/top-level-only", "disk-faults/swallows-enospc"];
@@ -30,9 +31,9 @@ export async function gradeFixture(fixture: string, work: string): Promise<{ rep
   const source = path.join(REPO_ROOT, "grader/fixtures", fixture);
   for (const name of fs.readdirSync(source).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(source, name), path.join(target, name));
   const json = path.join(target, "report.json");
-  const started = Date.now();
+  const started = steadyNow();
   await execa(process.execPath, [path.join(REPO_ROOT, "grader/cli/launch.mjs"), "--target", target, "--json", json, "--no-cache"], { cwd: REPO_ROOT, reject: false });
-  const seconds = (Date.now() - started) / 1000;
+  const seconds = (steadyNow() - started) / 1000;
   const report = JSON.parse(fs.readFileSync(json, "utf8")) as Report;
   fs.rmSync(target, { recursive: true, force: true });
   return { report, seconds };

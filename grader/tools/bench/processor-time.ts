@@ -6,6 +6,7 @@ import { execa } from "execa";
 import path from "node:path";
 import { REPO_ROOT } from "../../paths.js";
 import { processStat } from "../../sandbox/messages/proc-stat.js";
+import { steadyNow } from "../../steady-clock.js";
 
 /** The processor seconds (user and system) of this process's children that have ended and been waited for, or null where /proc is not there. */
 export function endedChildrenSeconds(): number | null {
@@ -20,9 +21,9 @@ export function endedChildrenSeconds(): number | null {
  */
 export async function timedRun(file: string, args: string[], { env, exitCodes = [0], cwd = REPO_ROOT }: { env?: NodeJS.ProcessEnv; exitCodes?: number[]; cwd?: string } = {}): Promise<{ seconds: number; cpuSeconds: number | null }> {
   const cpuBefore = endedChildrenSeconds();
-  const started = Date.now();
+  const started = steadyNow();
   const run = await execa(file, args, { cwd, env, reject: false });
-  const seconds = (Date.now() - started) / 1000;
+  const seconds = (steadyNow() - started) / 1000;
   const cpuAfter = endedChildrenSeconds();
   if (!exitCodes.includes(run.exitCode ?? -1)) throw new Error(`${path.basename(file)} ${args.join(" ")}: expected exit code ${exitCodes.join(" or ")}, got ${run.exitCode ?? run.signal}\n${run.stderr}`);
   return { seconds, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
