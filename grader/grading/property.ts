@@ -8,17 +8,21 @@ import { toldOutcome } from "./told.js";
 export interface Counterexample<T> {
   value: T;
   story: string;
-  /** fast-check's path to this counterexample: `--replay <path>` runs it alone. */
+  /** fast-check's path to this counterexample (after `part/` for a check's later property): `--replay <path>` runs it alone. */
   path: string;
   runs: number;
 }
 
-/** Checks `test` on `numRuns` values of `arb` (plus `examples`); null when every one passes. */
+/**
+ * Checks `test` on `numRuns` values of `arb` (plus `examples`); null when every one passes. A check
+ * that runs a second property after its first names it with `part`: its paths are `part/<path>`,
+ * and a replay runs only the property its path names.
+ */
 export async function findCounterexample<T>(
   ctx: CheckContext,
   arb: fc.Arbitrary<T>,
   test: (value: T) => Promise<string | null>,
-  options: { numRuns: number; examples?: T[] },
+  options: { numRuns: number; examples?: T[]; part?: string },
 ): Promise<Counterexample<T> | null> {
   const tell = async (value: T): Promise<string | null> => {
     try {
@@ -38,24 +42,30 @@ export async function findCounterexample<T>(
     if (story !== null && ctx.limitHit) stopped = { value, story };
     return story === null;
   });
-  const replaying = ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined;
-  if (replaying !== undefined) ctx.replayed = true;
+  const replayPath = ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined;
+  const [replayPart, replaying] = replayPath === undefined ? [undefined, undefined] : replayPath.includes("/") ? [replayPath.slice(0, replayPath.indexOf("/")), replayPath.slice(replayPath.indexOf("/") + 1)] : [undefined, replayPath];
+  if (replaying !== undefined) {
+    ctx.replayed = true;
+    // The replayed case is another property's of this check.
+    if (replayPart !== options.part) return null;
+  }
+  const printed = (path: string) => (options.part === undefined ? path : `${options.part}/${path}`);
   let details: fc.RunDetails<[T]>;
   try {
     details = await fc.check(property, { seed: ctx.seed, numRuns: options.numRuns, examples: (options.examples ?? []).map((e) => [e] as [T]), path: replaying });
   } catch (error) {
     // fast-check cannot walk a path that its cases on this code do not have.
-    if (replaying !== undefined && /Unable to replay/.test(String((error as Error)?.message))) throw new ReplayDoesNotFit(ctx.checkId, replaying, ctx.replayCommand());
+    if (replaying !== undefined && /Unable to replay/.test(String((error as Error)?.message))) throw new ReplayDoesNotFit(ctx.checkId, replayPath!, ctx.replayCommand());
     throw error;
   }
   if (!details.failed) return null;
   if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;
   const stop = stopped as { value: T; story: string } | null;
-  if (stop) return { ...stop, path: details.counterexamplePath!, runs: details.numRuns };
+  if (stop) return { ...stop, path: printed(details.counterexamplePath!), runs: details.numRuns };
   const [value] = details.counterexample!;
   // Run the shrunk case once more to get its story (a test may have thrown, rather than told one).
   const story = (await tell(value)) ?? "the check failed on this case once, and passed when run again";
-  return { value, story, path: details.counterexamplePath!, runs: details.numRuns };
+  return { value, story, path: printed(details.counterexamplePath!), runs: details.numRuns };
 }
 
 /** A `--replay` path that leads to no case of this check on this code (mistyped, or from other code or another seed). */
