@@ -15,8 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => scratch.cleanup());
 
-/** About 25 ms of a processor's work, the same on every run. */
-const COMPUTE = "{ let x = 0; for (let i = 0; i < 20_000_000; i++) x = (x + i) | 0; if (x === 7) console.log(x); }";
+/**
+ * 25 ms of the process's processor time, on every run: a loop of a fixed count is not the same
+ * work twice, since V8 may compile it to optimized code early on a quiet machine (a whole check
+ * then took 1.5 s, not 9) and late under load, where its compiler's thread waits too.
+ */
+const COMPUTE = "{ const from = process.cpuUsage(); let x = 0; for (;;) { for (let i = 0; i < 100_000; i++) x = (x + i) | 0; const used = process.cpuUsage(from); if (used.user + used.system >= 25_000) break; } if (x === 7) console.log(x); }";
 
 test("with eight or more spinning processes per processor, slowing a thread at least 16 times, a correct target passes a check limited to 4 times its quiet time though it took longer than that in wall time", async () => {
   const target = solutionWithSlowLoads(scratch.path, "computing-load", COMPUTE);
