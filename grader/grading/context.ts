@@ -120,6 +120,9 @@ export class CheckContext {
   /** Whether a `--replay` path was given to one of this check's properties. */
   replayed = false;
 
+  /** Whether one of them walked it (the path named that property, see findCounterexample's `part`). */
+  replayWalked = false;
+
   /** Counts crash states checked outside a sandbox (real killed processes). */
   countCrashStates(n: number): void {
     this.extraCrashStates += n;

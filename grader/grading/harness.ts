@@ -200,7 +200,10 @@ function formatMinutes(ms: number): string {
 /** Runs one check in one variant; a sandbox that died or hung is the target's failure. */
 async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdict> {
   try {
-    return await recordingTold(ctx.told, () => check.run(ctx));
+    const verdict = await recordingTold(ctx.told, () => check.run(ctx));
+    // A path given to the check's properties that none of them walked (its part names none) leads to no case.
+    if (ctx.replayed && !ctx.replayWalked) throw new ReplayDoesNotFit(ctx.checkId, ctx.config.replayPath!, ctx.replayCommand());
+    return verdict;
   } catch (error) {
     // Told outside the check's own record (its run has ended): the outcome goes with it here.
     if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error), undefined, { outcome: sandboxOutcome(error) });

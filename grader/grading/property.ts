@@ -43,11 +43,14 @@ export async function findCounterexample<T>(
     return story === null;
   });
   const replayPath = ctx.config.replayCheck === ctx.checkId ? ctx.config.replayPath : undefined;
-  const [replayPart, replaying] = replayPath === undefined ? [undefined, undefined] : replayPath.includes("/") ? [replayPath.slice(0, replayPath.indexOf("/")), replayPath.slice(replayPath.indexOf("/") + 1)] : [undefined, replayPath];
+  // "paused/3" is path 3 of the property named "paused"; "3", of the one with no name.
+  const slash = replayPath?.indexOf("/") ?? -1;
+  const replaying = slash === -1 ? replayPath : replayPath!.slice(slash + 1);
   if (replaying !== undefined) {
     ctx.replayed = true;
     // The replayed case is another property's of this check.
-    if (replayPart !== options.part) return null;
+    if ((slash === -1 ? undefined : replayPath!.slice(0, slash)) !== options.part) return null;
+    ctx.replayWalked = true;
   }
   const printed = (path: string) => (options.part === undefined ? path : `${options.part}/${path}`);
   let details: fc.RunDetails<[T]>;

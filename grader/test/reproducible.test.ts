@@ -70,6 +70,10 @@ describe("reproducibility", () => {
     expect(bad.exitCode).toBe(2);
     expect(prose(bad.stdout)).toBe(`The replay path 0:7:7:7 leads to no case of phase1.crash-safety on this code: it was mistyped, or printed for other code or another seed. Find its failures again with npm run grade -- --target ${FIXTURE} --only phase1.crash-safety --seed 20261129`);
     expect(bad.stdout + bad.stderr).not.toMatch(/ at |node_modules|\.ts:\d+/);
+    // A path naming a property the check does not have (its part before the slash) leads to no case either.
+    const named = await grade(FIXTURE, ["--only", "phase1.crash-safety", "--replay", "paused/0"]);
+    expect(named.exitCode).toBe(2);
+    expect(prose(named.stdout)).toBe(`The replay path paused/0 leads to no case of phase1.crash-safety on this code: it was mistyped, or printed for other code or another seed. Find its failures again with npm run grade -- --target ${FIXTURE} --only phase1.crash-safety --seed 20261129`);
     const none = await grade(FIXTURE, ["--only", "phase1.killed-process", "--replay", "0"]);
     expect(none.exitCode).toBe(2);
     expect(prose(none.stdout)).toBe(`phase1.killed-process has no cases to replay one by one: it runs the same cases every time. Grade it with npm run grade -- --target ${FIXTURE} --only phase1.killed-process --seed 20261129`);
