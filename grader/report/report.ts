@@ -24,7 +24,7 @@ export interface CheckReport {
   picture?: Picture;
   /** Wall time of the check in ms (schema 3): 0 for one not run; varies from grade to grade. */
   durationMs?: number;
-  /** For a blocked check: the checks it requires that did not pass. */
+  /** For a blocked check: the checks to fix first (each it requires that did not pass, or what one that passed waits on). */
   waitsOn?: string[];
   /** For a blocked check: it also failed on its own, with a cause other than theirs (its message tells both). */
   alsoFails?: boolean;
@@ -88,6 +88,7 @@ export interface TargetUserReport {
 /** Builds the report from the rubric and the checks' verdicts, applying each check's `requires`; `targetDir`, the graded folder, tells which starter functions it has not started. */
 export function buildReport(opts: { rubric: Rubric; target: string; seed: number; gradedWith: GradedWith; metas: CheckMeta[]; measurements?: MeasurementMeta[]; selected: (id: string) => boolean; durationMs: number; only?: string[]; replay?: string; targetDir?: string }): Report {
   const byId = new Map(opts.metas.map((m) => [m.id, m]));
+  const waitsOn = requirementsNotMet(opts.rubric, byId);
   const deliverables: DeliverableReport[] = [];
   for (const d of opts.rubric.deliverables) {
     if (!d.enabled) continue;
@@ -99,7 +100,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     for (const c of d.checks) {
       const meta = byId.get(c.id);
       if (!meta) continue;
-      const unmet = (c.requires ?? []).filter((r) => byId.get(r)?.status !== "passed");
+      const unmet = waitsOn(c.id);
       let status: CheckReportStatus = meta.status;
       let message = meta.message;
       // A failure's picture goes with its story: not on a blocked check whose own story is not told.
@@ -150,6 +151,30 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
     stats: { crashStates: opts.metas.reduce((n, m) => n + m.crashStates, 0), durationMs: opts.durationMs },
     ...(opts.only?.length ? { partial: { only: opts.only, maxScore: whole("core"), maxBonus: whole("bonus"), ...(opts.replay ? { replay: opts.replay } : {}) } } : {}),
   };
+}
+
+/**
+ * What each check waits on before it can be scored: a requirement that did not pass, or, where a
+ * requirement passed on its own but waits itself, what that one waits on (the check to fix
+ * first). A check is scored only when everything it requires is, all the way down: a crash check
+ * built on a `crash-safety` that waits on a failed `round-trip` waits on `round-trip` too.
+ */
+function requirementsNotMet(rubric: Rubric, byId: Map<string, Pick<CheckMeta, "status">>): (id: string) => string[] {
+  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const waits = new Map<string, string[]>();
+  const waitsOn = (id: string, path: string[] = []): string[] => {
+    const known = waits.get(id);
+    if (known) return known;
+    const found = new Set<string>();
+    for (const r of requires.get(id) ?? []) {
+      if (byId.get(r)?.status !== "passed") found.add(r);
+      // The manifest may close a circle of requirements: one that comes back stops rather than loops.
+      else if (!path.includes(r)) waitsOn(r, [...path, id]).forEach((w) => found.add(w));
+    }
+    waits.set(id, [...found]);
+    return [...found];
+  };
+  return (id) => waitsOn(id);
 }
 
 /** "phase1.crash-safety passes; fix that first.": what a blocked check waits on, after "Scored only once". */

@@ -36,17 +36,29 @@ describe("the progress model", () => {
     expect(p.decidedRows()).toEqual([{ id: "phase2", title: deliverable("phase2").title, kind: "core", points: 35 - last.points, maxPoints: 35, cached: false, atMs: 8300 }]);
   });
 
-  test("a row waits for a check of another deliverable that one of its checks requires, and scores it blocked when that one failed", () => {
+  test("a row waits for a check of another deliverable that one of its checks requires, and what that one requires, and scores it blocked when one failed", () => {
     const p = new GradeProgress(rubric, all, 0, () => 0);
     const power = deliverable("power-loss");
     const required = [...new Set(power.checks.flatMap((k) => k.requires ?? []))].filter((r) => !r.startsWith("power-loss."));
     expect(required.length).toBeGreaterThan(0);
     for (const k of power.checks) p.decided(meta(k.id));
-    expect(p.decidedRows().map((r) => r.id)).toEqual([]);
     for (const r of required) p.decided(meta(r, "failed"));
+    // crash-safety requires round-trip: the row is not known until round-trip is.
+    expect(p.decidedRows().map((r) => r.id)).toEqual([]);
+    for (const r of deliverable("phase1").checks.map((k) => k.id).filter((id) => !required.includes(id))) p.decided(meta(r));
     const row = p.decidedRows().find((r) => r.id === "power-loss")!;
     const blocked = power.checks.filter((k) => (k.requires ?? []).some((r) => required.includes(r))).reduce((n, k) => n + k.points, 0);
     expect(row.points).toBe(power.checks.reduce((n, k) => n + k.points, 0) - blocked);
+  });
+
+  test("a row whose requirement passed on its own scores nothing when what that one requires failed", () => {
+    const p = new GradeProgress(rubric, all, 0, () => 0);
+    const power = deliverable("power-loss");
+    for (const k of power.checks) p.decided(meta(k.id));
+    for (const k of deliverable("phase1").checks) if (k.id !== "phase1.round-trip") p.decided(meta(k.id));
+    expect(p.decidedRows().map((r) => r.id)).toEqual([]);
+    p.decided(meta("phase1.round-trip", "failed"));
+    expect(p.decidedRows().find((r) => r.id === "power-loss")).toMatchObject({ points: 0, maxPoints: power.checks.reduce((n, k) => n + k.points, 0) });
   });
 
   test("a cached deliverable's row is there at once; its crash states are not this grade's, a running check's are", () => {

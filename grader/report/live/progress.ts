@@ -4,7 +4,7 @@
 // be another deliverable's) are decided: its score is then what the final scoreboard will say.
 // The lines drawn from it are progress-lines.ts's.
 import type { CheckMeta } from "../../contract/verdict.js";
-import type { Rubric } from "../../rubric.js";
+import { withRequirements, type Rubric } from "../../rubric.js";
 import { buildReport } from "../report.js";
 import type { CheckEvents } from "../reporter.js";
 import { steadyNow } from "../../steady-clock.js";
@@ -127,8 +127,8 @@ export class GradeProgress implements CheckEvents {
     const known = (id: string) => this.checks.get(id)?.meta !== undefined || !this.checks.has(id);
     const ready = this.deliverables.filter((d) => {
       if (this.rows.some((r) => r.id === d.id)) return false;
-      const required = d.checks.flatMap((id) => this.rubricCheck(id)?.requires ?? []);
-      return d.checks.every(known) && required.every(known);
+      // A row is scored as the report scores it: once every check it requires, all the way down, is known.
+      return withRequirements(this.rubric, d.checks).every(known);
     });
     if (ready.length === 0) return;
     const metas = [...this.checks.values()].flatMap((c) => (c.meta ? [c.meta] : []));
@@ -138,9 +138,5 @@ export class GradeProgress implements CheckEvents {
       if (!row) continue;
       this.rows.push({ id: d.id, title: row.title, kind: row.kind, points: row.points, maxPoints: row.maxPoints, cached: this.cachedIds.has(d.id), atMs: this.elapsedMs() });
     }
-  }
-
-  private rubricCheck(id: string) {
-    return this.rubric.deliverables.flatMap((d) => d.checks).find((c) => c.id === id);
   }
 }
