@@ -51,7 +51,7 @@ export function byTime(a: Cut, b: Cut): number {
 }
 
 /** `n` items spread evenly over `items`, the first and the last included. */
-function sampleEvenly<T>(items: T[], n: number): T[] {
+export function sampleEvenly<T>(items: T[], n: number): T[] {
   if (n <= 1) return items.slice(0, n);
   return Array.from({ length: n }, (_, k) => items[Math.round((k * (items.length - 1)) / (n - 1))]!);
 }

@@ -34,6 +34,12 @@ export function deepState(): fc.Arbitrary<JsonState> {
   });
 }
 
+/** The bytes of the largest state a check writes: the lab allows states of "a few MiB". */
+export const LARGE_STATE_BYTES = 3 * 1024 * 1024;
+
+/** At most this many crash states (or power-cut points) for a write of that state: written in small pieces, it would have thousands, each only holding more of the same bytes. */
+export const LARGE_STATE_CUTS = 16;
+
 /** States of 64 KiB to a few hundred KiB, built from a seed so they shrink well. */
 export function largeState(minBytes = 64 * 1024): fc.Arbitrary<JsonState> {
   return fc

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { checkLoad, checkWrite, load, restart, unfinishedNote, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
-import { jsonState, largeState, showState } from "../../grading/states.js";
+import { jsonState, LARGE_STATE_BYTES, largeState, showState } from "../../grading/states.js";
 
 export const roundTrip: CheckDefinition = {
   id: "phase1.round-trip",
@@ -35,7 +35,7 @@ export const roundTrip: CheckDefinition = {
           ["", 0, { a: [null, { b: "é😀" }] }],
           ["null", "42", "[1]"],
           fc.sample(largeState(), { seed: ctx.seed, numRuns: 3 }) as [unknown, unknown, unknown],
-          [{ big: "x".repeat(3 * 1024 * 1024) }, 1, { big: "y".repeat(100 * 1024) }],
+          [{ big: "x".repeat(LARGE_STATE_BYTES) }, 1, { big: "y".repeat(100 * 1024) }],
         ],
       },
     );

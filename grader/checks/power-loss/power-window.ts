@@ -1,6 +1,7 @@
 // What both power-loss checks share: the power cuts of a recorded atomicCheckpoint, the missing
 // step that explains a failure, and the story of one power cut.
 import { wholeCallsAllow, wholeCallStops } from "../../crash/commands.js";
+import { MAX_CUTS, sampleEvenly } from "../../crash/cuts.js";
 import { describeCut, describeDisk, normaliseName } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { POWER_POLICIES, describePolicy, modelAt } from "../../crash/power-loss.js";
@@ -9,17 +10,27 @@ import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { windowPicture, type CrashWindow } from "../phase1/crash-window.js";
 import type { MissingStep, Picture } from "../../contract/picture.js";
 
-/** Every policy at each point between `from` and `to` where durability may change (a change to the disk, an fsync). */
-export function powerCuts(trace: Trace, from: number, to: number): Cut[] {
-  const points = [from];
+/** At most this many points cut per window, each under every policy: as many power cuts as crash/cuts.ts's MAX_CUTS crash states. */
+export const MAX_POWER_POINTS = Math.floor(MAX_CUTS / POWER_POLICIES.length);
+
+/**
+ * Every policy at each point between `from` and `to` where durability may change (a change to the
+ * disk, an fsync). Past `maxPoints`, the points after writes are sampled evenly (the first and the
+ * last kept), as crash states inside writes are (crash/cuts.ts): a state written in small pieces
+ * has thousands, each only holding more of the same unsynced data. Every other point stays.
+ */
+export function powerCuts(trace: Trace, from: number, to: number, { maxPoints = MAX_POWER_POINTS }: { maxPoints?: number } = {}): Cut[] {
+  const structural = [from];
+  const afterWrites: number[] = [];
   // Inside a git command, only where a killed git leaves its mark (see crash/commands.ts).
   const allows = wholeCallsAllow(trace, from);
   for (let i = from; i < to; i++) {
     const e = trace.entries[i]!;
-    if ((changesDisk(e) || e.kind === "fsync") && allows(i + 1)) points.push(i + 1);
+    if ((changesDisk(e) || e.kind === "fsync") && allows(i + 1)) (e.kind === "write" ? afterWrites : structural).push(i + 1);
   }
-  for (const at of wholeCallStops(trace, from, to)) if (!points.includes(at)) points.push(at);
-  points.sort((a, b) => a - b);
+  structural.push(...wholeCallStops(trace, from, to));
+  const room = Math.max(0, maxPoints - structural.length);
+  const points = [...new Set([...structural, ...(afterWrites.length <= room ? afterWrites : sampleEvenly(afterWrites, room))])].sort((a, b) => a - b);
   // What was written before the window (the old checkpoint) counts as durable: it was on disk.
   return points.flatMap((at) => POWER_POLICIES.map((policy) => ({ at, power: { ...policy, settled: from } })));
 }
