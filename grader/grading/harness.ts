@@ -123,9 +123,9 @@ async function gradeCheck(check: CheckDefinition, config: GradeConfig, target: P
       `The check did not finish within ${formatSeconds(checkMs)}, the most one check may take. ` +
         (callMetLimit
           ? `A call into your code did not return within its limit of ${formatSeconds(callMs)}, which costs that time at each try: is there a loop that never ends?`
-          : `Every call into your code was slow without meeting its own limit of ${formatSeconds(callMs)}: is something waiting or retrying in a loop?`),
+          : `No call into your code met its own limit of ${formatSeconds(callMs)}, yet together they took longer: are they slow (waiting, or retrying in a loop), or many (a state written a few bytes at a time)?`),
       undefined,
-      { outcome: callMetLimit ? "the check ran out of time: a call met its own limit at each try" : "the check ran out of time: every call was slow" },
+      { outcome: callMetLimit ? "the check ran out of time: a call met its own limit at each try" : "the check ran out of time: no call met its own limit" },
     );
   };
   const verdict = await (async (): Promise<Verdict> => {
