@@ -1,9 +1,11 @@
 // phase2.crash-anywhere: killed at any point of a run (every change to the disk, the middle of
 // every write, every boundary, inside every step) and run again, no step is lost, every step runs
-// on the right state, and only a step whose checkpoint was not yet complete runs again.
+// on the right state, and only a step whose checkpoint was not yet complete runs again; the same
+// for a run that takes up a task an earlier run paused, killed in its first two steps' worth.
 import type { CheckDefinition } from "../../grading/harness.js";
 import { gradedTask } from "./ledger.js";
-import { allCuts, recordRun, recoverFromEach } from "./crash-recovery.js";
+import { allCuts, recordRun, recoverFromEach, recoverFromEachAfterPause } from "./crash-recovery.js";
+import type { Picture } from "../../contract/picture.js";
 
 export const crashAnywhere: CheckDefinition = {
   id: "phase2.crash-anywhere",
@@ -11,7 +13,10 @@ export const crashAnywhere: CheckDefinition = {
     const box = ctx.sandbox();
     const run = await recordRun(box);
     if (typeof run === "string") return ctx.failedWithoutCrash(`A run with no crash failed first: ${run}.`);
-    const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, allCuts(run), undefined, (picture) => ctx.draw(picture));
+    const task = gradedTask(ctx.config.rubric.task);
+    const draw = (picture: () => Picture | null) => ctx.draw(picture);
+    // Then a run that takes up a paused task, killed in its first steps.
+    const problem = (await recoverFromEach(task, box, run, allCuts(run), undefined, draw)) ?? (await recoverFromEachAfterPause(task, box, draw));
     if (problem) return ctx.failed(problem);
     return ctx.passed();
   },

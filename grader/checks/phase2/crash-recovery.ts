@@ -23,13 +23,13 @@ export interface RecordedRun {
   checkpointRepo?: string;
 }
 
-/** Records one runTask call (to completion, or `maxSteps` steps) over the disk `from` left (empty folders when none). */
-export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?: number, setup = FILE_SETUP): Promise<RecordedRun | string> {
+/** Records one runTask call (to completion, or `maxSteps` steps) over the disk `from` left (empty folders when none), with what it returned. */
+export async function recordRun(box: Sandbox, from: CrashPoint[] = [], maxSteps?: number, setup = FILE_SETUP): Promise<(RecordedRun & { result: CallResult }) | string> {
   const run = await box.run(setup.module, { from, steps: [runTaskStep(maxSteps, setup.checkpoint)] }, { record: true });
   const r = run.results[0]!;
   if (r.status !== "returned") return describeResult("runTask", r);
   if (run.trace!.truncated) return `runTask made more file-system calls than the grader records (${recordLimitsText()})`;
-  return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask"), ...(setup.inspectGit === undefined ? {} : { checkpointRepo: setup.inspectGit }) };
+  return { traceId: run.traceId!, trace: run.trace!, start: findMark(run.trace!, "call:runTask"), result: r, ...(setup.inspectGit === undefined ? {} : { checkpointRepo: setup.inspectGit }) };
 }
 
 /** The instant before each runStep(s + 1) is called, and before runTask returns: the step boundaries. */
@@ -57,6 +57,8 @@ export interface Crash {
   cut: Cut;
   /** The run's maxSteps, if it had one. */
   budget?: number;
+  /** It was not killed: it ran out of its budget and returned (its cut is its end). */
+  paused?: true;
 }
 
 /** The side effects a chain of crashed runs performed before each crash, in order. */
@@ -86,9 +88,43 @@ export function crashStory(crashes: Crash[]): string {
       const where = locateCrash(c.run.trace, c.cut.at, c.run).words;
       const how = cutPlace(c.run.trace, c.cut, c.run.start);
       const budget = c.budget === undefined ? "" : ` with maxSteps ${c.budget}`;
-      return `Run ${i + 1}${budget}${i === 0 ? "" : " (restarted on what the crash left)"} was killed ${where} (${how}).`;
+      if (c.paused) return `Run ${i + 1}${budget} ran ${c.budget} steps and returned paused.`;
+      const started = i === 0 ? "" : crashes[i - 1]!.paused ? ` (started on what run ${i} left)` : " (restarted on what the crash left)";
+      return `Run ${i + 1}${budget}${started} was killed ${where} (${how}).`;
     })
     .join("\n");
+}
+
+/**
+ * A run that takes up a task an earlier run paused, killed at each crash point of its first two
+ * steps' worth, then one new run to the end: a runner may clear its paused mark, or otherwise
+ * save, before it runs a step, and no other crash check kills a resumed run. The first story
+ * that fails, or null; null too when the two runs do not pause and resume cleanly
+ * (phase2.max-steps judges that, and it is not charged twice).
+ */
+export async function recoverFromEachAfterPause(task: GradedTask, box: Sandbox, draw?: (picture: () => Picture | null) => void): Promise<string | null> {
+  const budget = task.sessions[0]!;
+  const paused = await recordRun(box, [], budget);
+  if (typeof paused === "string" || checkRunResult(task, paused.result, budget) !== null) return null;
+  const pause: Crash = { run: paused, cut: { at: paused.trace.entries.length }, budget, paused: true };
+  const base = [{ traceId: paused.traceId, cut: pause.cut }];
+  const resumed = await recordRun(box, base);
+  if (typeof resumed === "string" || judgeRecovery(task, [pause], resumed.result, doneEffects(resumed.trace.entries, 2)) !== null) return null;
+  // Up to the boundary before its third step (its end, when it runs fewer).
+  const enters = resumed.trace.entries.flatMap((e, i) => (e.kind === "effect" && e.phase === "enter" ? [i] : []));
+  const cuts = allCuts(resumed).filter((c) => c.at <= (enters[2] ?? Infinity));
+  const outcomes = await box.runMany(FILE_SETUP.module, resumed.traceId, cuts, [runTaskStep()], { base });
+  for (const [i, o] of outcomes.entries()) {
+    const crashes: Crash[] = [pause, { run: resumed, cut: cuts[i]! }];
+    const last = doneEffects(o.effects, 3);
+    const problem = judgeRecovery(task, crashes, o.results[0]!, last);
+    if (problem) {
+      const place = judgedPlace();
+      draw?.(() => crashRunsPicture(task, crashes, last, problem, { place }));
+      return `${crashStory(crashes)}\nRun 3, a new process, then ran runTask to the end: ${problem}.`;
+    }
+  }
+  return null;
 }
 
 /**

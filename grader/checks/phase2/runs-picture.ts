@@ -14,11 +14,12 @@ import { doneEffects, locateCrash, type Done, type GradedTask } from "./ledger.j
 import { TASK_CHECKPOINT } from "./task-run.js";
 import type { JudgedPlace } from "../../grading/told.js";
 
-/** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget. */
+/** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget, and whether it paused instead. */
 export interface CrashedRun {
   run: { trace: Trace; start: number; checkpointRepo?: string };
   cut: Cut;
   budget?: number;
+  paused?: true;
 }
 
 /** One run as the story tells it: its budget, where it was killed, what it printed (a session). */
@@ -65,7 +66,7 @@ export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: R
  */
 export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, { checkpoint = TASK_CHECKPOINT, place }: { checkpoint?: { $path: string }; place?: JudgedPlace } = {}): Picture | null {
   try {
-    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), killed: locateCrash(c.run.trace, c.cut.at, c.run).killed }));
+    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), ...(c.paused ? {} : { killed: locateCrash(c.run.trace, c.cut.at, c.run).killed }) }));
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
     const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem, place);
