@@ -6,6 +6,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
 import { quotedNamesNormalised } from "../../crash/names.js";
+import { MAX_CUTS } from "../../crash/cuts.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import { NONE, crashStory, crashedPid, recordWindow, type OldState } from "./crash-window.js";
 
@@ -17,7 +18,9 @@ export const staleTemp: CheckDefinition = {
       ctx,
       fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState(), after: jsonState() }),
       async ({ old, next, after }) => {
-        const w = await recordWindow(box, old, next);
+        // Each crash state's next process writes twice and loads four times: a quarter of
+        // phase1.crash-safety's crash states per write keeps a save of many small pieces in time.
+        const w = await recordWindow(box, old, next, [], { maxCuts: MAX_CUTS / 4 });
         if (typeof w === "string") return `Could not record a write to crash: ${w}`;
         // The recovering process loads first (its result is judged by phase1.crash-safety), saves
         // another state, then the state it was saving when it crashed (a redone step saves the same state).
