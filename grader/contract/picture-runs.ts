@@ -37,7 +37,7 @@ export interface PictureRun {
   /**
    * Where it was killed, when it was: "before" step `step` started (step 0 "after": before it ran
    * any step), "in-step": inside runStep(step) before its side effect, "in-window": after its side
-   * effect and before its checkpoint was complete, "after": after its side effect (at the boundary
+   * effect and before the boundary after it, "after": after its side effect (at the boundary
    * after it, or somewhere before the next step's). `words` are the story's: "at the boundary after step 6".
    */
   killed?: { step: number; at: "before" | "in-step" | "in-window" | "after"; words: string };

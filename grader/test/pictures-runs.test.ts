@@ -22,7 +22,7 @@ const shared = browserPerFile();
 
 /** Where the story says run 1 was killed: its step and where in it, as the picture's `at` names it. */
 function storyKill(story: string): { step: number; at: string } | null {
-  const m = story.match(/^(?:Run|A session) .*?killed (?:at the boundary after step (\d+)|after step (\d+)'s side effect, before its checkpoint|inside runStep\((\d+)\)|with SIGKILL at its change to the disk number \d+ of \d+.*?, after step (\d+)'s side effect)/);
+  const m = story.match(/^(?:Run|A session) .*?killed (?:at the boundary after step (\d+)|after step (\d+)'s side effect, before the boundary after it|inside runStep\((\d+)\)|with SIGKILL at its change to the disk number \d+ of \d+.*?, after step (\d+)'s side effect)/);
   if (!m) return null;
   if (m[1]) return { step: Number(m[1]), at: "after" };
   if (m[2]) return { step: Number(m[2]), at: "in-window" };

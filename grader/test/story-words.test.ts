@@ -58,7 +58,7 @@ describe("where a crash landed, in the task's steps", () => {
     const at = (n: number) => locateCrash(trace, n).killed;
     expect(at(1)).toEqual({ step: 1, at: "before", words: "before step 1 started" });
     expect(at(2)).toEqual({ step: 1, at: "in-step", words: "inside runStep(1), before its side effect" });
-    expect(at(3)).toEqual({ step: 1, at: "in-window", words: "after step 1's side effect, before its checkpoint was complete" });
+    expect(at(3)).toEqual({ step: 1, at: "in-window", words: "after step 1's side effect, before the boundary after it" });
     expect(at(4)).toEqual({ step: 1, at: "after", words: "at the boundary after step 1" });
     expect(locateCrash({ truncated: false, entries: [mark("call:runTask"), mark("return:runTask")] }, 1).killed).toEqual({ step: 0, at: "after", words: "before it ran any step" });
   });
@@ -81,7 +81,7 @@ describe("a git-backed runner's window after a step", () => {
     expect(locateCrash(trace, 3, repo)).toMatchObject({ window: 1, killed: { at: "in-window" } });
     expect(locateCrash(trace, 5, repo)).toMatchObject({ window: 1 });
     expect(locateCrash(trace, 7, repo)).toEqual({ window: 0, words: "after step 1's side effect and its commit", killed: { step: 1, at: "after", words: "after step 1's side effect and its commit" } });
-    expect(locateCrash(trace, 7)).toMatchObject({ window: 1, words: "after step 1's side effect, before its checkpoint was complete" });
+    expect(locateCrash(trace, 7)).toMatchObject({ window: 1, words: "after step 1's side effect, before the boundary after it" });
   });
 
   test("follows HEAD to the branch it names, and a detached HEAD; another branch moving, or another repository's, leaves the window open", () => {

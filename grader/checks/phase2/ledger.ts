@@ -130,7 +130,7 @@ function placeCrash(trace: Trace, at: number, checkpointRepo: string | undefined
   if (checkpointRepo !== undefined && commandSpans(trace, lastAt).some((s) => s.git && s.end <= at && movesHead(trace, s, `@/${checkpointRepo}/.git`))) {
     return { window: 0, words: `after step ${last.step}'s side effect and its commit`, step: last.step, at: "after" };
   }
-  return { window: last.step, words: `after step ${last.step}'s side effect, before its checkpoint was complete`, step: last.step, at: "in-window" };
+  return { window: last.step, words: `after step ${last.step}'s side effect, before the boundary after it`, step: last.step, at: "in-window" };
 }
 
 /**

@@ -95,7 +95,7 @@ function runsPlace(picture: RunsPicture): string {
 const KILLED_WORDS: Record<NonNullable<RunsPicture["runs"][number]["killed"]>["at"], string> = {
   before: "before a step",
   "in-step": "inside a step, before its side effect",
-  "in-window": "after a step's side effect, before its checkpoint was complete",
+  "in-window": "after a step's side effect, before the boundary after it",
   after: "after a step's side effect",
 };
 
