@@ -22,6 +22,8 @@ export class SessionFolder {
   readonly checkpoint: string;
   /** Process ids in the order their sessions started, to name them "session 1", "session 2". */
   private readonly pids: number[] = [];
+  /** Sessions started so far: the nth works in folder cwd-n. */
+  private sessions = 0;
 
   constructor(private readonly ctx: CheckContext) {
     this.root = makeScenarioFolder(path.join(ctx.config.work, `${ctx.checkId}-${++folders}`));
@@ -32,7 +34,9 @@ export class SessionFolder {
   async run(maxSteps?: number, kill?: KillRule): Promise<Session> {
     const argv = ["--checkpoint", this.checkpoint, ...(maxSteps === undefined ? [] : ["--max-steps", String(maxSteps)])];
     // Each session starts in an empty working folder of its own: only --checkpoint links them.
-    const cwd = fs.mkdtempSync(path.join(this.root, "cwd-"));
+    // Named by its place, not at random: a path a session prints reads the same in every grade.
+    const cwd = path.join(this.root, `cwd-${++this.sessions}`);
+    fs.mkdirSync(cwd);
     const outcome = await this.ctx.process({
       bundle: this.ctx.bundles.session!,
       entry: "session.ts",
