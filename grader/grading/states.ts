@@ -1,6 +1,7 @@
 // The states a checkpoint must hold: JSON values with no -0, nesting depth at most 100, well-formed
 // strings and no "__proto__" keys, from tiny to over 64 KiB.
 import fc from "fast-check";
+import { visibleJson } from "../visible-json.js";
 
 export type JsonState = unknown;
 
@@ -73,12 +74,13 @@ function clean(value: unknown): JsonState {
   return value;
 }
 
-/** A short description of a state for messages: its JSON, or its size when it is large. */
+/** A short description of a state for messages: its JSON (characters one cannot see escaped), or its size when it is large. */
 export function showState(state: JsonState, max = 120): string {
-  const text = JSON.stringify(state);
+  const json = JSON.stringify(state);
+  const text = visibleJson(json);
   if (text.length <= max) return text;
   const kind = Array.isArray(state) ? "array" : typeof state === "object" && state ? "object" : typeof state;
-  return `${text.slice(0, max - 40)}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(text))})`;
+  return `${visibleJson(json.slice(0, max - 40))}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(json))})`;
 }
 
 export function formatBytes(n: number): string {

@@ -5,6 +5,7 @@ import { TargetExit } from "./instance.js";
 import { CallTimedOut, withTimeLimit } from "./time-limit.js";
 import { scrubPaths } from "../../messages/paths.js";
 import { jsonPreview } from "./preview.js";
+import { visibleJson } from "../../../visible-json.js";
 import { labArg } from "./lab-module.js";
 import { MAX_VALUE_BYTES, type CallResult, type ErrorSummary, type ValueSummary } from "../../messages/scenario.js";
 
@@ -72,10 +73,11 @@ export function summarizeValue(value: unknown, { keep = false }: { keep?: boolea
     if (value && typeof value === "object" && "status" in value) {
       const v = value as { status: unknown; nextStep: unknown; state: unknown };
       summary.run = { status: v.status, nextStep: v.nextStep, stateDigest: v.state === undefined ? null : stateDigest(v.state) };
-      summary.preview = clip(JSON.stringify({ status: v.status, nextStep: v.nextStep }), 160);
+      summary.preview = visibleJson(clip(JSON.stringify({ status: v.status, nextStep: v.nextStep }), 160));
     } else {
       // The digest is of the canonical form (keys sorted); the preview shows the keys in the target's own order.
-      summary.preview = ownOrderPreview(value) ?? clip(text, 160);
+      // Characters one cannot see are escaped once it is cut, so that no escape is cut in two.
+      summary.preview = visibleJson(ownOrderPreview(value) ?? clip(text, 160));
     }
     return summary;
   } catch (error) {

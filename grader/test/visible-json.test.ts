@@ -1,0 +1,33 @@
+// A state that holds a character one cannot see (a no-break space, a zero-width space, a line
+// separator, a byte order mark) is shown with that character escaped, both where the grader
+// shows a state it wrote (showState) and where it shows a value the target returned (the
+// preview): "[[\"\u00a0\"]]" never reads as "[[\" \"]]". Plain spaces and visible characters stay.
+import { describe, expect, test } from "vitest";
+import { showState } from "../grading/states.js";
+import { summarizeValue } from "../sandbox/runtime/target/call.js";
+import { visibleJson } from "../visible-json.js";
+
+describe("characters one cannot see, in the states a story shows", () => {
+  test("a no-break space, a zero-width space, a line separator and a byte order mark are escaped; a space, é and an emoji are not", () => {
+    expect(showState([["\u00a0"]])).toBe('[["\\u00a0"]]');
+    expect(showState({ a: "x\u200by", b: "\u2028", c: "\ufeff" })).toBe('{"a":"x\\u200by","b":"\\u2028","c":"\\ufeff"}');
+    expect(showState({ "a b": "é😀" })).toBe('{"a b":"é😀"}');
+  });
+
+  test("the escaped text is JSON of the same value, a character above U+FFFF included", () => {
+    const state = { tag: "\u{e0001}", nbsp: "\u00a0 ", sep: "\u2029" };
+    const shown = visibleJson(JSON.stringify(state));
+    expect(shown).not.toMatch(/[\u00a0\u2029]|\u{e0001}/u);
+    expect(JSON.parse(shown)).toEqual(state);
+  });
+
+  test("a value the target returned is previewed the same way", () => {
+    expect(summarizeValue([["\u00a0"]]).preview).toBe('[["\\u00a0"]]');
+    expect(summarizeValue("a b").preview).toBe('"a b"');
+  });
+
+  test("a large state shown cut short keeps no half escape, and counts the bytes of its own JSON", () => {
+    const shown = showState("\u00a0".repeat(200), 60);
+    expect(shown).toMatch(/^"(\\u00a0)+… \(a string of 402 bytes\)$/);
+  });
+});
