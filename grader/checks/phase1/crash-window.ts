@@ -6,7 +6,10 @@ import type { Cut, Trace } from "../../crash/model.js";
 import { absentOutcome, checkWrite, noCheckpoint, write, type Expected } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
-import { LARGE_STATE_CUTS, showState, type JsonState } from "../../grading/states.js";
+import fc from "fast-check";
+import type { CheckContext } from "../../grading/context.js";
+import { findCounterexample, type Counterexample } from "../../grading/property.js";
+import { LARGE_STATE_BYTES, LARGE_STATE_CUTS, showState, type JsonState } from "../../grading/states.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import type { DiskEntry } from "../../crash/model.js";
 import type { Picture } from "../../contract/picture.js";
@@ -20,26 +23,29 @@ export interface CrashWindow {
   trace: Trace;
   cuts: Cut[];
   start: number;
+  /** The state the recorded call wrote. */
+  next: JsonState;
   /** What a load may return after a crash inside the write. */
   allowed: Expected[];
+  /** The most crash points kept inside its writes, when it was thinned (recordWindow's `maxCuts`). */
+  maxCuts?: number;
   /** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) was ..." */
   setting: string;
   /** "atomicCheckpoint(path, Y)", the call a picture of its crash is headed with. */
   call: string;
 }
 
-/** How a state of a few MiB is recorded: crashed at LARGE_STATE_CUTS points at most, and untold when its write makes more calls than the grader records. */
-export const LARGE_WINDOW = { maxCuts: LARGE_STATE_CUTS, beyondRecord: "untold" } as const;
-
 /**
  * Records `atomicCheckpoint(next)` over `old`; returns its crash window, or why it could not. With
  * `maxCuts`, the crash points inside writes are thinned to keep at most that many (every change to
- * the disk stays). With `beyondRecord: "untold"`, a write of more calls than the grader records
- * gives null, not a failure: a state of a few MiB written a few bytes at a time is slow, not wrong.
+ * the disk stays).
  */
-export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions?: number[], options?: { maxCuts?: number }): Promise<CrashWindow | string>;
-export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[], options: { maxCuts?: number; beyondRecord: "untold" }): Promise<CrashWindow | string | null>;
-export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[] = [], { maxCuts, beyondRecord }: { maxCuts?: number; beyondRecord?: "untold" } = {}): Promise<CrashWindow | string | null> {
+export async function recordWindow(box: Sandbox, old: OldState, next: JsonState, fractions: number[] = [], { maxCuts }: { maxCuts?: number } = {}): Promise<CrashWindow | string> {
+  return (await recorded(box, old, next, fractions, maxCuts)) ?? `atomicCheckpoint made more file-system calls than the grader records (${recordLimitsText()})`;
+}
+
+/** recordWindow's window, or null when the write made more calls than the grader records. */
+async function recorded(box: Sandbox, old: OldState, next: JsonState, fractions: number[], maxCuts: number | undefined): Promise<CrashWindow | string | null> {
   const steps = old === NONE ? [write(next)] : [write(old), write(next)];
   const run = await box.run("checkpoint", { steps }, { record: true });
   for (const [i, r] of run.results.entries()) {
@@ -47,8 +53,7 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     if (problem) return problem;
   }
   const trace = run.trace!;
-  if (trace.truncated && beyondRecord === "untold") return null;
-  if (trace.truncated) return `atomicCheckpoint made more file-system calls than the grader records (${recordLimitsText()})`;
+  if (trace.truncated) return null;
   let start = findMark(trace, "call:atomicCheckpoint");
   if (old !== NONE) start = findMark(trace, "call:atomicCheckpoint", start);
   // No checkpoint is whatever this load says where nothing was written: phase1.absent charges it when that is not null.
@@ -59,7 +64,31 @@ export async function recordWindow(box: Sandbox, old: OldState, next: JsonState,
     ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
     : `With the old checkpoint ${showState(old, 80)} on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`;
   const call = `atomicCheckpoint(path, ${showState(next, 80)})`;
-  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, allowed, setting, call };
+  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, next, allowed, setting, call, ...(maxCuts === undefined ? {} : { maxCuts }) };
+}
+
+/**
+ * `judge` of the recorded `window`, or the check's words for a write it could not record
+ * (`couldNot`: "Could not record a write to crash"); null (nothing to judge) for a write of a
+ * large state made in more calls than the grader records.
+ */
+export async function judgeWindow(window: CrashWindow | string | null, couldNot: string, judge: (w: CrashWindow) => Promise<string | null>): Promise<string | null> {
+  if (window === null) return null;
+  if (typeof window === "string") return `${couldNot}: ${window}`;
+  return judge(window);
+}
+
+/**
+ * The case a crash check tries once its small states pass, replayed as large/0: over the old
+ * state { step: 1 }, a state of a few MiB, as the lab allows. A save may treat large states
+ * another way (in place, to spare the disk a copy; unsynced, to save time); apart, so a bug every
+ * state shows is told with a small one. Written in small pieces, it is crashed at a sample of
+ * LARGE_STATE_CUTS of them, and a write of more calls than the grader records is slow, not
+ * wrong: untold. `judge` is the check's own, as for its small states (judgeWindow).
+ */
+export function largeStateCase(ctx: CheckContext, box: Sandbox, couldNot: string, judge: (w: CrashWindow) => Promise<string | null>): Promise<Counterexample<null> | null> {
+  const large = async () => judgeWindow(await recorded(box, { step: 1 }, { big: "n".repeat(LARGE_STATE_BYTES) }, [], LARGE_STATE_CUTS), couldNot, judge);
+  return findCounterexample(ctx, fc.constant(null), large, { numRuns: 1, part: "large" });
 }
 
 /**

@@ -10,7 +10,7 @@ export const boundaryCrash: CheckDefinition = {
     const box = ctx.sandbox();
     const run = await recordRun(box);
     if (typeof run === "string") return ctx.failedWithoutCrash(`A run with no crash failed first: ${run}.`);
-    const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, boundaryCuts(run.trace), undefined, (picture) => ctx.draw(picture));
+    const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, boundaryCuts(run.trace), { draw: (picture) => ctx.draw(picture) });
     if (problem) return ctx.failed(problem);
     return ctx.passed();
   },

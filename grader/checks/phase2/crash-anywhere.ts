@@ -16,7 +16,7 @@ export const crashAnywhere: CheckDefinition = {
     const task = gradedTask(ctx.config.rubric.task);
     const draw = (picture: () => Picture | null) => ctx.draw(picture);
     // Then a run that takes up a paused task, killed in its first steps.
-    const problem = (await recoverFromEach(task, box, run, allCuts(run), undefined, draw)) ?? (await recoverFromEachAfterPause(task, box, draw));
+    const problem = (await recoverFromEach(task, box, run, allCuts(run), { draw })) ?? (await recoverFromEachAfterPause(task, box, draw));
     if (problem) return ctx.failed(problem);
     return ctx.passed();
   },

@@ -10,7 +10,7 @@ import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import { doneEffects, held, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
-import { FILE_SETUP, checkRunResult, runTaskStep } from "./task-run.js";
+import { FILE_SETUP, checkRunResult, runTaskStep, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
 
@@ -107,40 +107,30 @@ export async function recoverFromEachAfterPause(task: GradedTask, box: Sandbox, 
   const paused = await recordRun(box, [], budget);
   if (typeof paused === "string" || checkRunResult(task, paused.result, budget) !== null) return null;
   const pause: Crash = { run: paused, cut: { at: paused.trace.entries.length }, budget, paused: true };
-  const base = [{ traceId: paused.traceId, cut: pause.cut }];
-  const resumed = await recordRun(box, base);
+  const resumed = await recordRun(box, [{ traceId: paused.traceId, cut: pause.cut }]);
   if (typeof resumed === "string" || judgeRecovery(task, [pause], resumed.result, doneEffects(resumed.trace.entries, 2)) !== null) return null;
   // Up to the boundary before its third step (its end, when it runs fewer).
   const enters = resumed.trace.entries.flatMap((e, i) => (e.kind === "effect" && e.phase === "enter" ? [i] : []));
-  const cuts = allCuts(resumed).filter((c) => c.at <= (enters[2] ?? Infinity));
-  const outcomes = await box.runMany(FILE_SETUP.module, resumed.traceId, cuts, [runTaskStep()], { base });
-  for (const [i, o] of outcomes.entries()) {
-    const crashes: Crash[] = [pause, { run: resumed, cut: cuts[i]! }];
-    const last = doneEffects(o.effects, 3);
-    const problem = judgeRecovery(task, crashes, o.results[0]!, last);
-    if (problem) {
-      const place = judgedPlace();
-      draw?.(() => crashRunsPicture(task, crashes, last, problem, { place }));
-      return `${crashStory(crashes)}\nRun 3, a new process, then ran runTask to the end: ${problem}.`;
-    }
-  }
-  return null;
+  return recoverFromEach(task, box, resumed, allCuts(resumed).filter((c) => c.at <= (enters[2] ?? Infinity)), { earlier: [pause], draw });
 }
 
 /**
  * Recovers from each crash point of `run` with one new run to the end; the first story that fails,
- * or null. With `draw`, also says how to draw that story's picture (the two runs, step by step).
+ * or null. `run` started where the `earlier` runs left the disk (none: on empty folders). With
+ * `draw`, also says how to draw that story's picture (the runs, step by step).
  */
-export async function recoverFromEach(task: GradedTask, box: Sandbox, run: RecordedRun, cuts: Cut[], setup = FILE_SETUP, draw?: (picture: () => Picture | null) => void): Promise<string | null> {
-  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });
+export async function recoverFromEach(task: GradedTask, box: Sandbox, run: RecordedRun, cuts: Cut[], { setup = FILE_SETUP, earlier = [], draw }: { setup?: TaskSetup; earlier?: Crash[]; draw?: (picture: () => Picture | null) => void } = {}): Promise<string | null> {
+  const base = earlier.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
+  const outcomes = await box.runMany(setup.module, run.traceId, cuts, [runTaskStep(undefined, setup.checkpoint)], { base, inspectGit: setup.inspectGit });
+  const lastRun = earlier.length + 2;
   for (const [i, o] of outcomes.entries()) {
-    const crashes = [{ run, cut: cuts[i]! }];
-    const last = doneEffects(o.effects, 2);
+    const crashes = [...earlier, { run, cut: cuts[i]! }];
+    const last = doneEffects(o.effects, lastRun);
     const problem = judgeRecovery(task, crashes, o.results[0]!, last) ?? setup.judgeRepo?.(o.git, task.steps) ?? null;
     if (problem) {
       const place = judgedPlace();
       draw?.(() => crashRunsPicture(task, crashes, last, problem, { checkpoint: setup.checkpoint, place }));
-      return `${crashStory(crashes)}\nRun 2, a new process, then ran runTask to the end: ${problem}.`;
+      return `${crashStory(crashes)}\nRun ${lastRun}, a new process, then ran runTask to the end: ${problem}.`;
     }
   }
   return null;

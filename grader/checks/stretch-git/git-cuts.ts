@@ -20,7 +20,7 @@ export async function recoverFromGitCuts(ctx: CheckContext, cutsOf: (run: Record
   if (typeof run === "string") return ctx.failedWithoutCrash(`A run of runTask (git-checkpoint.ts) with no crash failed first: ${run}.`);
   const cuts = cutsOf(run);
   if (cuts.length === 0) return ctx.failed("A run of runTask (git-checkpoint.ts) with no crash made no git command that writes objects or the index: every step must be committed.", undefined, { outcome: "runTask made no git commit" });
-  const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, cuts, GIT_SETUP, (picture) => ctx.draw(picture));
+  const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, cuts, { setup: GIT_SETUP, draw: (picture) => ctx.draw(picture) });
   return problem ? ctx.failed(problem) : ctx.passed();
 }
 
