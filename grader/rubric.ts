@@ -129,7 +129,48 @@ function referenceMistakes(rubric: Omit<Rubric, "limits">, defined: ReadonlySet<
       });
     });
   });
+  return [...mistakes, ...requirementCircles(rubric)];
+}
+
+/**
+ * Each circle of requirements, once, at the first requirement that closes it: a check in one
+ * would be scored only once it passed itself, and a check waiting for a verdict of another
+ * deliverable's would wait for one that waits for it.
+ */
+function requirementCircles(rubric: Omit<Rubric, "limits">): Mistake[] {
+  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const told = new Set<string>();
+  const mistakes: Mistake[] = [];
+  rubric.deliverables.forEach((d, di) =>
+    d.checks.forEach((c, ci) =>
+      c.requires?.forEach((r, k) => {
+        const back = pathBetween(requires, r, c.id);
+        const circle = back && [c.id, ...back];
+        const key = circle && [...new Set(circle)].sort().join(" ");
+        if (!circle || told.has(key!)) return;
+        told.add(key!);
+        const chain = circle.slice(0, -1).map((id, i) => (i === 0 ? `${id} requires ${circle[1]}` : `which requires ${circle[i + 1]}`)).join(", ");
+        const text = circle.length === 2 ? `${c.id} requires itself, so it could never be scored; remove that requirement` : `${chain}: a circle of requirements, so none of them could ever be scored; remove one of them`;
+        mistakes.push({ pointer: `/deliverables/${di}/checks/${ci}/requires/${k}`, text });
+      }),
+    ),
+  );
   return mistakes;
+}
+
+/** The shortest chain of requirements from `from` to `to` ([from, ..., to]), or null. */
+function pathBetween(requires: ReadonlyMap<string, readonly string[]>, from: string, to: string): string[] | null {
+  const previous = new Map<string, string | null>([[from, null]]);
+  for (const queue = [from]; queue.length > 0; ) {
+    const id = queue.shift()!;
+    if (id === to) {
+      const chain: string[] = [];
+      for (let at: string | null = id; at !== null; at = previous.get(at)!) chain.unshift(at);
+      return chain;
+    }
+    for (const r of requires.get(id) ?? []) if (!previous.has(r)) previous.set(r, id), queue.push(r);
+  }
+  return null;
 }
 
 /**

@@ -168,7 +168,7 @@ function requirementsNotMet(rubric: Rubric, byId: Map<string, Pick<CheckMeta, "s
     const found = new Set<string>();
     for (const r of requires.get(id) ?? []) {
       if (byId.get(r)?.status !== "passed") found.add(r);
-      // The manifest may close a circle of requirements: one that comes back stops rather than loops.
+      // The manifest refuses a circle of requirements (rubric.ts); one built here stops rather than loops.
       else if (!path.includes(r)) waitsOn(r, [...path, id]).forEach((w) => found.add(w));
     }
     waits.set(id, [...found]);

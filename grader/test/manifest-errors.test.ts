@@ -121,6 +121,15 @@ describe("an id the manifest or the grader does not know is told with the closes
     );
   });
 
+  test("a circle of requirements, told once at the requirement that closes it, and a check that requires itself", () => {
+    expect(told([`"asks": "loads back" }`, `"asks": "loads back", "requires": ["phase1.crash-safety"] }`])).toBe(
+      "grader/rubric.json:11:109: phase1.round-trip requires phase1.crash-safety, which requires phase1.round-trip: a circle of requirements, so none of them could ever be scored; remove one of them",
+    );
+    expect(told([`"asks": "runs" }]`, `"asks": "runs", "requires": ["phase2.complete-run"] }]`])).toBe(
+      "grader/rubric.json:22:108: phase2.complete-run requires itself, so it could never be scored; remove that requirement",
+    );
+  });
+
   test("a deliverable `buildsOn` that is misspelt", () => {
     expect(told([`"buildsOn": ["phase1"]`, `"buildsOn": ["phase-1"]`])).toBe("grader/rubric.json:21:20: phase2 builds on phase-1, which is not a deliverable of the rubric (did you mean phase1?)");
   });
