@@ -116,6 +116,35 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
     await reachable.cleanup();
   });
 
+  test("the end of a scenario that found no process of the user left finds one made after it: a process started between two ends is ended by the second", async () => {
+    const lease = UserLease.of(identity);
+    const { uid } = lease.user!;
+    const reachable = await dir({ unsafeCleanup: true });
+    fs.chmodSync(reachable.path, 0o711);
+    const folder = lease.folder(path.join(reachable.path, "two-ends"));
+    const bundle = path.join(folder, "processes.mjs");
+    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/processes.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "silent" });
+    // As a host: an end with nothing to end, a program that leaves a process in a session of its
+    // own (a daemon), then the next end; what is left of the user's once it has run is printed.
+    const script = [
+      `import { killOthersOfMyUser, processesOf } from ${JSON.stringify(bundle)};`,
+      `import { spawnSync } from "node:child_process";`,
+      `killOthersOfMyUser();`,
+      `spawnSync("/bin/sh", ["-c", "setsid sleep 60 </dev/null >/dev/null 2>&1 &"], { stdio: "ignore" });`,
+      `const made = processesOf(process.getuid()).filter((pid) => pid !== process.pid).length;`,
+      `killOthersOfMyUser();`,
+      `console.log(JSON.stringify({ made, left: processesOf(process.getuid()).filter((pid) => pid !== process.pid) }));`,
+    ].join("\n");
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { ...lease.spawnOptions, cwd: "/", encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const { made, left } = JSON.parse(run.stdout) as { made: number; left: number[] };
+    expect(made).toBeGreaterThan(0);
+    expect(left).toEqual([]);
+    expect(processesOf(uid)).toEqual([]);
+    lease.release();
+    await reachable.cleanup();
+  });
+
   test("sweep ends every process of the user but those the grader still uses", async () => {
     const lease = UserLease.of(identity);
     const keep = spawn("sleep", ["30"], { ...lease.spawnOptions, stdio: "ignore" });

@@ -179,8 +179,8 @@ function release(word: number): boolean {
 
 /**
  * Starts the watchdog thread once per process; it never keeps the process alive. No SIGINT listener
- * is added: outside a call, SIGINT ends the process as it always did (none is ever the watchdog's,
- * see above), and each run with `breakOnSigint` would remove and add it again, at a cost per call.
+ * is added (none is ever the watchdog's, see above): each run with `breakOnSigint` would remove and
+ * add it again, at a cost per call. Outside a call, a SIGINT is held (keepSigintWatchRunning).
  */
 function startWatching(): void {
   if (watching) return;
@@ -190,4 +190,23 @@ function startWatching(): void {
   // the data limit on the sandbox (ulimit -d) refuses, and V8 then ends the whole process.
   watching = new Worker(WATCHDOG, { eval: true, workerData: memory, resourceLimits: { maxOldGenerationSizeMb: 16, codeRangeSizeMb: 8 } });
   watching.unref();
+  keepSigintWatchRunning();
+}
+
+/**
+ * Keeps Node's SIGINT watch (what a script run with `breakOnSigint` arms) running from now on.
+ * Otherwise each region's script starts a thread for it and ends it when it returns: 55 µs, and
+ * a new thread id at every scenario, which would make the end of each scenario look through
+ * /proc for processes the target left behind (identity/processes.ts asks the kernel whether any
+ * process or thread was made since it last looked). Outside a script a SIGINT is then held, not
+ * fatal: a host is ended by its grade, never by a Ctrl-C of its own. Where Node does not offer it,
+ * each script arms the watch as before.
+ */
+function keepSigintWatchRunning(): void {
+  try {
+    const { binding } = process as unknown as { binding(name: string): { startSigintWatchdog?: () => boolean } };
+    binding("contextify").startSigintWatchdog?.();
+  } catch {
+    // Not offered by this Node.
+  }
 }
