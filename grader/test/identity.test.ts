@@ -94,12 +94,7 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
   test("the end of a scenario, run as the lent user (as a sandbox host runs it), ends every other process of the user: one in a session of its own, and a setuid program's, whose effective id is root's", async () => {
     const lease = UserLease.of(identity);
     const { uid } = lease.user!;
-    // A folder of its own the user can reach (the others' parent is the grader's alone).
-    const reachable = await dir({ unsafeCleanup: true });
-    fs.chmodSync(reachable.path, 0o711);
-    const folder = lease.folder(path.join(reachable.path, "scenario-end"));
-    const bundle = path.join(folder, "processes.mjs");
-    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/processes.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "silent" });
+    const { folder, bundle, reachable } = await processesBundleFor(lease);
     // Root's copy of sleep made setuid: run by the lent user, its real id is the user's, its effective and saved ids root's.
     const setuid = path.join(folder, "setuid-sleep");
     fs.copyFileSync("/bin/sleep", setuid);
@@ -119,11 +114,7 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
   test("the end of a scenario that found no process of the user left finds one made after it: a process started between two ends is ended by the second", async () => {
     const lease = UserLease.of(identity);
     const { uid } = lease.user!;
-    const reachable = await dir({ unsafeCleanup: true });
-    fs.chmodSync(reachable.path, 0o711);
-    const folder = lease.folder(path.join(reachable.path, "two-ends"));
-    const bundle = path.join(folder, "processes.mjs");
-    await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/processes.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "silent" });
+    const { bundle, reachable } = await processesBundleFor(lease);
     // As a host: an end with nothing to end, a program that leaves a process in a session of its
     // own (a daemon), then the next end; what is left of the user's once it has run is printed.
     const script = [
@@ -233,6 +224,16 @@ describe.runIf(isRoot)("as root: users lent to target processes", () => {
 });
 
 /** Starts `command` as the lease starts target code; resolves with its pid and what it printed. */
+/** grader/sandbox/identity/processes.ts bundled into a folder of the lent user's own, which it can reach (the others' parent is the grader's alone): a host's code, to run as that user. */
+async function processesBundleFor(lease: UserLease): Promise<{ folder: string; bundle: string; reachable: { cleanup: () => Promise<void> } }> {
+  const reachable = await dir({ unsafeCleanup: true });
+  fs.chmodSync(reachable.path, 0o711);
+  const folder = lease.folder(path.join(reachable.path, "processes"));
+  const bundle = path.join(folder, "processes.mjs");
+  await build({ entryPoints: [path.join(REPO_ROOT, "grader/sandbox/identity/processes.ts")], bundle: true, format: "esm", platform: "node", outfile: bundle, logLevel: "silent" });
+  return { folder, bundle, reachable };
+}
+
 function startAs(lease: UserLease, file: string, args: string[]): Promise<{ pid: number; stdout: string }> {
   const command = lease.spawn({ file, args });
   const child = spawn(command.file, command.args, { ...command.options, cwd: "/", env: {}, stdio: ["ignore", "pipe", "inherit"] });
