@@ -9,7 +9,8 @@ import { checkFaults, pointsOf, type FaultKind } from "./fault-cases.js";
 export const FAILED_FSYNC: FaultKind = {
   faults: (points) => pointsOf(points, "fsync").map((p) => ({ kind: "failed-fsync" as const, index: p.index })),
   eventually: true,
-  nonePassed: "atomicCheckpoint calls no fsync, so there was none to fail (the power-loss checks are where a missing fsync costs points).",
+  // Only the target's own calls through fs are made to fail: an fsync a program makes for it (`sync`) is not.
+  nonePassed: "atomicCheckpoint made no fsync call of its own (through fs), so there was none to fail; an fsync a program makes for it, such as `sync`, is not made to fail. The power-loss checks are where a missing fsync costs points.",
   hint: "After a failed fsync the bytes it was to write may be gone for good, even if a second fsync says it worked: what can the call still promise its caller?",
 };
 
