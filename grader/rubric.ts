@@ -138,17 +138,18 @@ function referenceMistakes(rubric: Omit<Rubric, "limits">, defined: ReadonlySet<
  * deliverable's would wait for one that waits for it.
  */
 function requirementCircles(rubric: Omit<Rubric, "limits">): Mistake[] {
-  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const requires = requirementsByCheck(rubric);
   const told = new Set<string>();
   const mistakes: Mistake[] = [];
   rubric.deliverables.forEach((d, di) =>
     d.checks.forEach((c, ci) =>
       c.requires?.forEach((r, k) => {
         const back = pathBetween(requires, r, c.id);
-        const circle = back && [c.id, ...back];
-        const key = circle && [...new Set(circle)].sort().join(" ");
-        if (!circle || told.has(key!)) return;
-        told.add(key!);
+        if (!back) return;
+        const circle = [c.id, ...back];
+        const key = [...new Set(circle)].sort().join(" ");
+        if (told.has(key)) return;
+        told.add(key);
         const chain = circle.slice(0, -1).map((id, i) => (i === 0 ? `${id} requires ${circle[1]}` : `which requires ${circle[i + 1]}`)).join(", ");
         const text = circle.length === 2 ? `${c.id} requires itself, so it could never be scored; remove that requirement` : `${chain}: a circle of requirements, so none of them could ever be scored; remove one of them`;
         mistakes.push({ pointer: `/deliverables/${di}/checks/${ci}/requires/${k}`, text });
@@ -243,6 +244,11 @@ export function deliverableModules(rubric: Rubric, id: string): { main: string; 
   const moduleOf = (d: RubricDeliverable) => d.file.replace(/\.ts$/, "");
   const deliverable = rubricDeliverable(rubric, id);
   return { main: moduleOf(deliverable), earlier: (deliverable.buildsOn ?? []).map((e) => moduleOf(rubricDeliverable(rubric, e))) };
+}
+
+/** What each check of the rubric requires, by the check's id (none: an empty list). */
+export function requirementsByCheck(rubric: Pick<Rubric, "deliverables">): Map<string, string[]> {
+  return new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []])));
 }
 
 /** A deliverable's points: its checks', or the manifest's own figure for one with no checks yet. */

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "../paths.js";
-import type { Rubric } from "../rubric.js";
+import { requirementsByCheck, type Rubric } from "../rubric.js";
 import type { Cause } from "../contract/verdict.js";
 
 /** What of a deliverable's report the finding reads (report.ts's DeliverableReport has it). */
@@ -49,7 +49,7 @@ export function starterFunctions(file: string, starterDir = path.join(REPO_ROOT,
  * and every check that did not run waits on a check of a deliverable not started.
  */
 export function notStartedDeliverables(deliverables: GradedDeliverable[], rubric: Rubric, starterDir?: string, { targetDir }: { targetDir?: string } = {}): Map<string, NotStarted> {
-  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const requires = requirementsByCheck(rubric);
   const deliverableOf = new Map(deliverables.flatMap((d) => d.checks.map((c) => [c.id, d.id] as const)));
   const found = new Map<string, NotStarted>();
   // Fixed point: a deliverable whose checks all wait on a deliverable found here is found next.

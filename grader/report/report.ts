@@ -1,6 +1,6 @@
 // The grade report: per deliverable and per check, points and the story of each lost point.
 // Its JSON form is what the outside world reads; bump SCHEMA_VERSION on any change of shape.
-import { deliverablePoints, type Rubric } from "../rubric.js";
+import { deliverablePoints, requirementsByCheck, type Rubric } from "../rubric.js";
 import { sameError, type Cause, type CheckMeta, type Verdict } from "../contract/verdict.js";
 import type { GradedWith } from "./graded-with.js";
 import type { MeasurementMeta, MeasurementReport } from "../contract/measurement.js";
@@ -160,7 +160,7 @@ export function buildReport(opts: { rubric: Rubric; target: string; seed: number
  * built on a `crash-safety` that waits on a failed `round-trip` waits on `round-trip` too.
  */
 function requirementsNotMet(rubric: Rubric, byId: Map<string, Pick<CheckMeta, "status">>): (id: string) => string[] {
-  const requires = new Map(rubric.deliverables.flatMap((d) => d.checks.map((c) => [c.id, c.requires ?? []] as const)));
+  const requires = requirementsByCheck(rubric);
   const waits = new Map<string, string[]>();
   const waitsOn = (id: string, path: string[] = []): string[] => {
     const known = waits.get(id);
