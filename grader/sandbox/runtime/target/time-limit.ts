@@ -204,8 +204,7 @@ function startWatching(): void {
  */
 function keepSigintWatchRunning(): void {
   try {
-    const { binding } = process as unknown as { binding(name: string): { startSigintWatchdog?: () => boolean } };
-    binding("contextify").startSigintWatchdog?.();
+    (process as unknown as { binding(name: string): { startSigintWatchdog?: () => boolean } }).binding("contextify").startSigintWatchdog?.();
   } catch {
     // Not offered by this Node.
   }
