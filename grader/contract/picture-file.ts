@@ -1,5 +1,6 @@
 // A file of a folder as a picture draws it: its name as the story names it, its size, what it
-// holds (old, new, torn, empty, other) and a readable preview of its bytes.
+// holds (old, new, torn, empty, other) and a readable preview of its bytes (none for git's binary
+// files: showsPreview).
 
 export interface PictureFile {
   /** As the story names it: "checkpoint.json", ".checkpoint.json.*.tmp". */
@@ -7,8 +8,22 @@ export interface PictureFile {
   bytes: number;
   /** The old state, the new state, a part of one (torn), nothing, or anything else. */
   holds: "old" | "new" | "torn" | "empty" | "other";
-  /** Its first bytes, readable (previewText), and for a torn file the first bytes of what never reached it. */
+  /** Its first bytes, readable (previewText), and for a torn file the first bytes of what never reached it; none for git's binary files (showsPreview). */
   preview?: FilePreview;
+}
+
+/** The files git keeps as text in a `.git` folder, as paths inside it: HEAD and the other *_HEAD, config, description, COMMIT_EDITMSG, packed-refs, refs/ and logs/. */
+const GIT_TEXT_FILE = /^(?:[A-Z_]*HEAD|config|description|COMMIT_EDITMSG|packed-refs|(?:refs|logs)\/.+)$/;
+
+/**
+ * Whether a picture previews the file it names ("state.json", ".git/objects/61/*"): every file but
+ * those git keeps as binary in a `.git` folder (its index, objects, packs). Their bytes are
+ * unreadable, and the index holds times and inode numbers, so two grades of one submission would
+ * differ there. A lock is git's copy of the file it locks: `.git/index.lock` none, `HEAD.lock` one.
+ */
+export function showsPreview(name: string): boolean {
+  const inGit = /(?:^|\/)\.git\/(.+)$/.exec(name);
+  return inGit === null || GIT_TEXT_FILE.test(inGit[1]!.replace(/\.lock$/, ""));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { RunsPicture } from "./picture-runs.js";
 import type { PictureFile } from "./picture-file.js";
 
 export type { DiffPicture, LanesPicture, RunsPicture };
-export { filePreview, PREVIEW_BYTES, previewText, type FilePreview, type PictureFile } from "./picture-file.js";
+export { filePreview, PREVIEW_BYTES, previewText, showsPreview, type FilePreview, type PictureFile } from "./picture-file.js";
 
 /**
  * A failure's picture: a call cut among its file-system calls (Phase 1, power loss), runs of a

@@ -13,7 +13,7 @@ import { modelAt, powerImage } from "../crash/power-loss.js";
 import type { PowerModel } from "../crash/power-model.js";
 import { onDisk, type PowerNode } from "../crash/power-nodes.js";
 import { displayPath, opensToCreate } from "../crash/trace.js";
-import { filePreview, type CallsPicture, type PictureFile } from "../contract/picture.js";
+import { filePreview, showsPreview, type CallsPicture, type PictureFile } from "../contract/picture.js";
 import type { Fault, FaultPoint } from "../sandbox/messages/scenario.js";
 
 /** Calls kept whole around the crash, and at each end, when a call made more than fit a picture. */
@@ -211,10 +211,11 @@ export function fileBytes(model: PowerModel, stored: string): Buffer | undefined
   return node?.kind === "file" ? onDisk(node) : undefined;
 }
 
-/** A file of the folder as drawn: its name, size, what it holds (of the checkpoint's bytes before the call and after it) and a preview of its bytes. */
+/** A file of the folder as drawn: its name, size, what it holds (of the checkpoint's bytes before the call and after it) and a preview of its bytes, unless it is one of git's binary files. */
 export function pictureFile(name: string, data: Buffer, states: { old?: Buffer; next?: Buffer }): PictureFile {
   const { holds, whole } = holdsOf(data, states);
-  return { name, bytes: data.length, holds, preview: filePreview(data, holds === "torn" ? whole : undefined) };
+  const drawn: PictureFile = { name, bytes: data.length, holds };
+  return showsPreview(name) ? { ...drawn, preview: filePreview(data, holds === "torn" ? whole : undefined) } : drawn;
 }
 
 /** What `data` holds: the checkpoint's bytes before the call, after it, a beginning of either (and which), nothing, or something else. */

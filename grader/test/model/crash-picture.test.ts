@@ -11,7 +11,7 @@ import type { Cut, FsOp, Trace } from "../../crash/model.js";
 import { normaliseName } from "../../crash/names.js";
 import { opFacts, opLabel } from "../../crash/describe.js";
 import { replay } from "../../crash/replay.js";
-import { crashPicture } from "../../grading/crash-picture.js";
+import { crashPicture, pictureFile } from "../../grading/crash-picture.js";
 import { filePreview, previewText, PREVIEW_BYTES, type CallsPicture } from "../../contract/picture.js";
 import { pictureLines } from "../../report/picture-lines.js";
 import { Recorder } from "../../sandbox/interposition/recorder.js";
@@ -142,6 +142,18 @@ describe("the folder before and after, and each file's bytes", () => {
     expect(filePreview(Buffer.alloc(200, "x")).text).toBe(`${"x".repeat(PREVIEW_BYTES)}…`);
     const torn = filePreview(Buffer.alloc(100, "a"), Buffer.concat([Buffer.alloc(100, "a"), Buffer.alloc(100, "b")]));
     expect(torn).toEqual({ text: `…${"a".repeat(PREVIEW_BYTES / 2)}`, missingBytes: 100, missingText: `${"b".repeat(PREVIEW_BYTES / 2)}…` });
+  });
+
+  test("git's binary files in a .git folder (its index, an object, the index's lock) are drawn with no preview; its text files (HEAD, a ref, a ref's log, config, a lock on HEAD) and the files beside .git keep theirs", () => {
+    const binary = Buffer.from("DIRC\u0000\u0000\u0000\u0002");
+    for (const name of [".git/index", ".git/index.lock", ".git/objects/61/*", ".git/objects/pack/pack-*.pack", "$TMPDIR/repo/.git/index"]) {
+      expect(pictureFile(name, binary, {}), name).toEqual({ name, bytes: binary.length, holds: "other" });
+    }
+    const ref = Buffer.from("ce39b47c47a21d134ef8456d2c47b50040183a7a\n");
+    for (const name of [".git/HEAD", ".git/HEAD.lock", ".git/refs/heads/main", ".git/logs/HEAD", ".git/config", ".git/COMMIT_EDITMSG", "state.json", "git/index"]) {
+      expect(pictureFile(name, ref, {}).preview, name).toEqual(filePreview(ref));
+    }
+    expect(pictureFile("state.json", Buffer.from(OLD), { old: Buffer.from(OLD) })).toEqual({ name: "state.json", bytes: OLD.length, holds: "old", preview: { text: OLD } });
   });
 });
 
