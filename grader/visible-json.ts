@@ -3,12 +3,12 @@
 // \u escape, so that a state holding one never reads like a state that does not. The text is
 // still JSON, and means the same value.
 
-/** Spaces other than " ", line and paragraph separators, and invisible format characters. */
-const UNSEEN = /[\p{Zs}\p{Zl}\p{Zp}\p{Cf}]/gu;
+/** Spaces other than " " (which the lookahead leaves), line and paragraph separators, and invisible format characters. */
+const UNSEEN = /(?! )[\p{Zs}\p{Zl}\p{Zp}\p{Cf}]/gu;
 
 /** `text` (JSON) with each character a reader cannot see escaped ("\u00a0"); a plain space stays. */
 export function visibleJson(text: string): string {
-  return text.replace(UNSEEN, (c) => (c === " " ? c : [...c].map(escapeUnits).join("")));
+  return text.replace(UNSEEN, (c) => [...c].map(escapeUnits).join(""));
 }
 
 /** "\uXXXX" for each UTF-16 unit of one character (two, a surrogate pair, above U+FFFF). */

@@ -77,8 +77,12 @@ function clean(value: unknown): JsonState {
 /** A short description of a state for messages: its JSON (characters one cannot see escaped), or its size when it is large. */
 export function showState(state: JsonState, max = 120): string {
   const json = JSON.stringify(state);
-  const text = visibleJson(json);
-  if (text.length <= max) return text;
+  // Escaping only lengthens a text, so a JSON text over `max` is cut whatever it holds: only the
+  // part shown is escaped (a state of a few MiB is shown in the words of each of its cases).
+  if (json.length <= max) {
+    const text = visibleJson(json);
+    if (text.length <= max) return text;
+  }
   const kind = Array.isArray(state) ? "array" : typeof state === "object" && state ? "object" : typeof state;
   return `${visibleJson(json.slice(0, max - 40))}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(json))})`;
 }

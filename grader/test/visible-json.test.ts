@@ -2,8 +2,9 @@
 // separator, a byte order mark) is shown with that character escaped, both where the grader
 // shows a state it wrote (showState) and where it shows a value the target returned (the
 // preview): "[[\"\u00a0\"]]" never reads as "[[\" \"]]". Plain spaces and visible characters stay.
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { showState } from "../grading/states.js";
+import { formatBytes, showState, type JsonState } from "../grading/states.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
 import { visibleJson } from "../visible-json.js";
 
@@ -24,6 +25,26 @@ describe("characters one cannot see, in the states a story shows", () => {
   test("a value the target returned is previewed the same way", () => {
     expect(summarizeValue([["\u00a0"]]).preview).toBe('[["\\u00a0"]]');
     expect(summarizeValue("a b").preview).toBe('"a b"');
+  });
+
+  test("a state is shown as escaping its whole JSON text and then cutting it would show it, though only the part shown is escaped", () => {
+    // The words as first written: the whole text escaped, then measured.
+    const wholeEscaped = (state: JsonState, max: number) => {
+      const json = JSON.stringify(state);
+      const text = visibleJson(json);
+      if (text.length <= max) return text;
+      const kind = Array.isArray(state) ? "array" : typeof state === "object" && state ? "object" : typeof state;
+      return `${visibleJson(json.slice(0, max - 40))}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(json))})`;
+    };
+    // Mostly seen characters, so that some texts just fit once escaped and some just do not.
+    const seen = fc.constantFrom("a", " ", "é", "😀", '"');
+    const unseen = fc.constantFrom("\u00a0", "\u200b", "\u2028", "\ufeff", "\u{e0001}");
+    const unseenOrNot = fc.oneof({ arbitrary: seen, weight: 30 }, { arbitrary: unseen, weight: 1 });
+    const text = fc.array(unseenOrNot, { maxLength: 200, size: "max" }).map((cs) => cs.join(""));
+    const state = fc.oneof(text, fc.array(text, { maxLength: 4 }), fc.dictionary(text, text, { maxKeys: 3 }), fc.integer()) as fc.Arbitrary<JsonState>;
+    fc.assert(fc.property(state, fc.integer({ min: 41, max: 160 }), (s, max) => {
+      expect(showState(s, max)).toBe(wholeEscaped(s, max));
+    }), { seed: 7, numRuns: 2000 });
   });
 
   test("a large state shown cut short keeps no half escape, and counts the bytes of its own JSON", () => {
