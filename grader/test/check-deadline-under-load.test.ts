@@ -7,7 +7,7 @@
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { checkOf, grade } from "./support/grade.js";
-import { keepProcessorsStretched, rubricWithCheckMs, solutionWithSlowLoads } from "./support/deadline.js";
+import { keepProcessorsStretched, rubricWithLimits, solutionWithSlowLoads } from "./support/deadline.js";
 
 let scratch: { path: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -24,7 +24,7 @@ const COMPUTE = "{ const from = process.cpuUsage(); let x = 0; for (;;) { for (l
 
 test("with eight or more spinning processes per processor, slowing a thread at least 16 times, a correct target passes a check limited to 4 times its quiet time though it took longer than that in wall time", async () => {
   const target = solutionWithSlowLoads(scratch.path, "computing-load", COMPUTE);
-  const roomy = rubricWithCheckMs(scratch.path, { checkMs: 120_000 });
+  const roomy = rubricWithLimits(scratch.path, { checkMs: 120_000 });
   const began = performance.now();
   const quiet = checkOf((await grade(target, ["--only", "phase1.round-trip", "--rubric", roomy])).report, "phase1.round-trip");
   const quietGradeMs = performance.now() - began;
@@ -37,7 +37,7 @@ test("with eight or more spinning processes per processor, slowing a thread at l
   // 2-core virtual machine: the same check's sandbox host used 4.5 s of processor quiet and 9.5 s
   // under this load), which no reading of a process shows.
   const checkMs = Math.ceil((4 * quietMs) / 1000) * 1000;
-  const rubric = rubricWithCheckMs(scratch.path, { checkMs });
+  const rubric = rubricWithLimits(scratch.path, { checkMs });
   const busy = await keepProcessorsStretched({ stretch: 16, perCore: 8, maxPerCore: 32 });
   const loaded = `${busy.perCore} spinning processes per processor (a thread stretched ${busy.stretch.toFixed(1)} times)`;
   console.log(`round-trip with slow loads: ${quietMs} ms quiet (its grade ${Math.round(quietGradeMs)} ms), limit ${checkMs} ms; now graded with ${loaded}`);

@@ -5,7 +5,7 @@
 import { dir } from "tmp-promise";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { checkOf, grade } from "./support/grade.js";
-import { rubricWithCheckMs, solutionWithSlowLoads } from "./support/deadline.js";
+import { rubricWithLimits, solutionWithSlowLoads } from "./support/deadline.js";
 
 let scratch: { path: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(() => scratch.cleanup());
 test("a target whose every load waits 0.7 s, within its 5 s call limit, fails a check limited to 6 s with the deadline's message", async () => {
   // Waits without using a processor: the host is blocked while the check waits on it, and that counts by the wall.
   const target = solutionWithSlowLoads(scratch.path, "slow-load", "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);");
-  const rubric = rubricWithCheckMs(scratch.path, { checkMs: 6_000 });
+  const rubric = rubricWithLimits(scratch.path, { checkMs: 6_000 });
   const run = await grade(target, ["--only", "phase1.round-trip", "--rubric", rubric]);
   const check = checkOf(run.report, "phase1.round-trip");
   expect(check?.status).toBe("failed");

@@ -4,15 +4,14 @@
 // fail (in the full grades, every other deliverable keeps every point), leaves no process
 // behind, and keeps the student's words clean.
 import { SCHEMA_VERSION } from "../report/report.js";
-import fs from "node:fs";
 import path from "node:path";
 import { dir } from "tmp-promise";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { DEFAULT_RUBRIC } from "../rubric.js";
 import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { processesMentioning } from "./support/processes.js";
+import { rubricWithLimits } from "./support/deadline.js";
 import { allStories, composeTarget, expectedExit, grade, loadFixtures, notPassed, notPassedWhy } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
@@ -24,8 +23,7 @@ const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 2_000, processMs: 5_000 };
 let rubricFile: string;
 beforeAll(async () => {
   const folder = await dir({ unsafeCleanup: true });
-  rubricFile = path.join(folder.path, "rubric.json");
-  fs.writeFileSync(rubricFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(DEFAULT_RUBRIC, "utf8")), limits: { callMs: LIMITS.callMs, processMs: LIMITS.processMs } }));
+  rubricFile = rubricWithLimits(folder.path, { callMs: LIMITS.callMs, processMs: LIMITS.processMs });
   return () => folder.cleanup();
 });
 

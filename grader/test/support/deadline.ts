@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import { SOLUTION_DIR } from "../../paths.js";
 import { loadRubric } from "../../rubric.js";
+import type { Limits } from "../../sandbox/messages/limits.js";
 
 import { keepProcessorsBusy } from "../../tools/soak/busy.js";
 
@@ -53,8 +54,8 @@ function wallPerProcessorTime(cpuMs: number): number {
   return (performance.now() - wall) / cpuMs;
 }
 
-/** Writes the repository's rubric with `checkMs` (and `callMs`, when given) changed into `folder`; returns its path. */
-export function rubricWithCheckMs(folder: string, limits: { checkMs: number; callMs?: number }): string {
+/** Writes the repository's rubric with the `limits` given changed into `folder`; returns its path. */
+export function rubricWithLimits(folder: string, limits: Partial<Limits>): string {
   const rubric = loadRubric();
   const file = path.join(folder, "rubric.json");
   fs.writeFileSync(file, JSON.stringify({ ...rubric, limits: { ...rubric.limits, ...limits } }));
