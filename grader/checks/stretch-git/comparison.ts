@@ -22,10 +22,10 @@ const RUNS = 3;
 
 /** Where, in each step's checkpoint, a crash point lies. */
 const KINDS = ["state write", "before commit", "inside commit", "after commit"] as const;
-type Kind = (typeof KINDS)[number];
+export type Kind = (typeof KINDS)[number];
 
 /** What one implementation measured. */
-interface Measured {
+export interface Measured {
   file: string;
   msPerCheckpoint?: number;
   recovery?: Record<Kind, { recovered: number; of: number }>;
@@ -34,7 +34,7 @@ interface Measured {
 }
 
 /** Why an implementation was not measured: the words, and whether they begin by naming its file ("runner.ts is missing from ..."). */
-interface NotMeasured {
+export interface NotMeasured {
   said: string;
   namesFile: boolean;
 }
@@ -86,7 +86,7 @@ export const comparison: MeasurementDefinition = {
         else one.measured.recovery = found;
       });
     }
-    return table(both.map((b) => b.measured), both.map((b) => b.why), comparisonSteps(task));
+    return comparisonTable(both.map((b) => b.measured), both.map((b) => b.why), comparisonSteps(task));
   },
 };
 
@@ -135,11 +135,15 @@ function comparisonCuts(run: RecordedRun, crashed: number[]): { kind: Kind; cut:
 }
 
 /** The table: one column per implementation, crashed in the checkpoints of `crashed` steps; `whyNot` says why a column was not measured. */
-function table(measured: Measured[], whyNot: (NotMeasured | undefined)[], crashed: number[]): MeasurementReport {
+export function comparisonTable(measured: Measured[], whyNot: (NotMeasured | undefined)[], crashed: number[]): MeasurementReport {
   const cell = (m: Measured, f: (m: Measured) => string | undefined) => (m.problem ? "–" : (f(m) ?? "–"));
   const recovered = (kind: Kind) => (m: Measured) => {
     const t = m.recovery?.[kind];
-    return t && t.of > 0 ? `${t.recovered} of ${t.of}` : kind === "inside commit" && m.file === "runner.ts" ? "– (a rename is atomic)" : undefined;
+    if (t && t.of > 0) return `${t.recovered} of ${t.of}`;
+    if (kind !== "inside commit" || m.file !== "runner.ts") return undefined;
+    // A file checkpoint's commit is its rename, which no crash can cut inside; a save that made
+    // none in those steps (it wrote in place, or appended) has neither.
+    return (m.recovery?.["before commit"].of ?? 0) > 0 ? "– (a rename is atomic)" : "– (no commit, no rename)";
   };
   const problems = measured.flatMap((m, i) => (whyNot[i] ? [notMeasured(m.file, whyNot[i])] : []));
   return {
