@@ -60,10 +60,9 @@ async function recorded(box: Sandbox, old: OldState, next: JsonState, fractions:
   const allowed = old === NONE
     ? [noCheckpoint(await absentOutcome(box)), { label: "the new state", state: next }]
     : [{ label: "the old state", state: old }, { label: "the new state", state: next }];
-  const setting = old === NONE
-    ? `With no checkpoint on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`
-    : `With the old checkpoint ${showState(old, 80)} on disk, atomicCheckpoint(path, ${showState(next, 80)}) was`;
+  // The new state's words once: a state of a few MiB is stringified for them.
   const call = `atomicCheckpoint(path, ${showState(next, 80)})`;
+  const setting = old === NONE ? `With no checkpoint on disk, ${call} was` : `With the old checkpoint ${showState(old, 80)} on disk, ${call} was`;
   return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, next, allowed, setting, call, ...(maxCuts === undefined ? {} : { maxCuts }) };
 }
 
