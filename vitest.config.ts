@@ -1,20 +1,27 @@
 // The grader's own test suite. Grading itself runs through `npm run grade`.
-// Four projects. `npm test` runs two of them, one after the other: `grader`, the tests that
+// Five projects. `npm test` runs two of them, one after the other: `grader`, the tests that
 // start no Node process, two files at a time (one per core), then `machine`, the tests that own
 // the machine (they grade, start sandbox hosts or sessions, drive a real terminal or a browser),
-// one file at a time. `npm run test:submissions` runs `submissions`, which grades every fixture,
-// hostile and contained submission, replays their printed commands, grades one twice, grades the
-// solution and the starter on each Node version courses use, and draws real grades' failures
-// (each kind of picture against its story, and the HTML reports in a browser). CI (`.ci/run`)
-// runs these three. The fourth, `deliverable`, is the fast path for whoever changes one
-// deliverable's checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names
-// (CI on one of them).
+// one file at a time. `npm run test:submissions` runs `submissions`, which grades every contained
+// submission, grades one twice, grades the solution and the starter on each Node version courses
+// use, and draws real grades' failures (each kind of picture against its story, and the HTML
+// reports in a browser), then `fixtures`, which grades every buggy, correct and hostile fixture,
+// two at a time, and replays the printed commands of the first two kinds. CI (`.ci/run`) runs
+// these four. The fifth, `deliverable`, is the fast path for whoever changes one deliverable's
+// checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names (CI on one).
 import { defineConfig } from "vitest/config";
 
 const files = (names: string[]) => names.map((name) => `grader/test/${name}.test.ts`);
 
-/** The tests that grade the submissions under grader/fixtures, each one in full. */
-const SUBMISSIONS = files(["buggy-fixtures", "hostile", "contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);
+/**
+ * The tests that grade the submissions under grader/fixtures. The buggy and the hostile fixtures
+ * (project `fixtures`) are graded two at a time: one at a time, a grade leaves a processor idle for
+ * a third of its time (its start-up, a replay of one case, a hang waited out), and a grade's
+ * verdicts and stories are the same on a busy machine. The others (project `submissions`) grade
+ * one at a time: they compare a grade's time, or load the machine themselves.
+ */
+const FIXTURES = files(["buggy-fixtures", "hostile"]);
+const SUBMISSIONS = files(["contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);
 
 /**
  * The tests that own the machine, one file at a time: each starts Node (a grade, a sandbox host,
@@ -47,11 +54,12 @@ export default defineConfig({
     // The `grader` project's files run one per core; the other projects set fileParallelism off.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: [...SUBMISSIONS, ...MACHINE, ...DELIVERABLE], fileParallelism: true, setupFiles: ["grader/test/support/no-node-processes.ts"], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "grader", include: ["grader/test/**/*.test.ts"], exclude: [...SUBMISSIONS, ...FIXTURES, ...MACHINE, ...DELIVERABLE], fileParallelism: true, setupFiles: ["grader/test/support/no-node-processes.ts"], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: "machine", include: MACHINE, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: "submissions", include: SUBMISSIONS, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "fixtures", include: FIXTURES, maxConcurrency: 2, sequence: { groupOrder: 3 } } },
       // One deliverable's fixtures, two grades at a time: `npm run test:deliverable -- <id>` (grader/tools/test-deliverable.ts).
-      { extends: true, test: { name: "deliverable", include: DELIVERABLE, maxConcurrency: 2, sequence: { groupOrder: 3 } } },
+      { extends: true, test: { name: "deliverable", include: DELIVERABLE, maxConcurrency: 2, sequence: { groupOrder: 4 } } },
     ],
   },
 });

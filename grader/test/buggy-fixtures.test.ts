@@ -11,68 +11,81 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import { pictureLines } from "../report/picture-lines.js";
 import { dir as tempDir } from "tmp-promise";
-import { allStories, buggyFixtures, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, notPassed, notPassedWhy, prose, sameGrade, titlesShown, type GradeRun } from "./support/grade.js";
+import { allStories, buggyFixtures, cacheEnv, checkOf, deliverablesCached, composeTarget, expectedExit, grade, gradeInTerminal, type Fixture, notPassed, notPassedWhy, prose, sameGrade, titlesShown, type GradeRun } from "./support/grade.js";
 
 const fixtures = buggyFixtures();
 
-// Every fixture is graded in the same target folder, one after the other, and its printed
-// commands run with one verdict cache that every fixture's commands share, as one student's
-// commands share theirs (a verdict is kept under the target's name, which a replay command
-// holds): a command that grades a check with the deliverables it builds on (Phase 1 under a check
-// of Phase 2) takes their verdicts from there once a command graded the same files.
+// Fixtures are graded two at a time (maxConcurrency, project `fixtures` in vitest.config.ts),
+// each in one of two slots. Every fixture of a slot is graded in the same target folder, one
+// after the other, and its printed commands run with one verdict cache that the slot's fixtures'
+// commands share, as one student's commands share theirs (a verdict is kept under the target's
+// name, which a replay command holds): a command that grades a check with the deliverables it
+// builds on (Phase 1 under a check of Phase 2) takes their verdicts from there once a command
+// graded the same files.
 let suite: string;
+const freeSlots = [0, 1];
 beforeAll(async () => {
   const folder = await tempDir({ unsafeCleanup: true });
   suite = folder.path;
   return () => folder.cleanup();
 });
 
-// maxConcurrency (vitest.config.ts) keeps this to one grade, and one fixture, at a time.
 describe.concurrent("buggy fixtures", () => {
-  test.each(fixtures)("$name loses exactly the checks it breaks, and graded again from the cache gets the same report; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async ({ dir, fails, only, says }) => {
-    const target = await composeTarget(dir, { at: path.join(suite, "target") });
-    const cacheHome = await tempDir({ unsafeCleanup: true });
+  test.each(fixtures)("$name loses exactly the checks it breaks, and graded again from the cache gets the same report; its first failure's command, run as printed, fails the same way, and passes on the reference's file", async (fixture) => {
+    const slot = freeSlots.shift();
+    if (slot === undefined) throw new Error("more fixtures graded at once than there are slots: maxConcurrency is above 2");
     try {
-      // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
-      // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
-      const run = only.length > 0 ? await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path)) : await gradeInTerminal(target.path, [], { columns: 60, cacheHome: cacheHome.path });
-      if (only.length === 0) {
-        fitsTerminal(run, 60);
-        for (const columns of [80, 120]) {
-          const shown = await gradeInTerminal(target.path, [], { columns, cacheHome: cacheHome.path });
-          expect(shown.report!.deliverables.every((d) => d.cached), shown.stdout).toBe(true);
-          expect(sameGrade(shown.report!)).toEqual(sameGrade(run.report!));
-          fitsTerminal(shown, columns);
-        }
-      } else {
-        // A deliverable whose check met a time limit (the machine may have been busy) is not stored, and is graded again.
-        const stored = deliverablesCached(cacheHome.path);
-        const warm = await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path));
-        expect(warm.report!.deliverables.filter((d) => d.cached).map((d) => d.id).sort(), warm.stdout).toEqual(stored);
-        expect(sameGrade(warm.report!)).toEqual(sameGrade(run.report!));
-        expect(warm.exitCode).toBe(run.exitCode);
-      }
-      const report = run.report!;
-      expect(run.exitCode).toBe(expectedExit(report, fails, only));
-      expect(notPassed(report), JSON.stringify(notPassedWhy(report), null, 1)).toEqual([...fails].sort());
-      for (const d of report.deliverables.filter((d) => d.status === "graded")) {
-        const lost = d.checks.some((c) => fails.includes(c.id));
-        expect(d.points < d.maxPoints).toBe(lost);
-      }
-      for (const c of report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed")) {
-        expect(c.replay).toMatch(/^npm run grade -- --target \S+ --only \S+ --seed \d+/);
-        expect(c.message).not.toContain(target.path);
-        expect(c.message).not.toMatch(/\/(dev\/shm|tmp|work)\//);
-      }
-      if (says) expect(allStories(report)).toContain(says);
-      const first = report.deliverables.flatMap((d) => d.checks).find((c) => c.status === "failed");
-      expect(first === undefined).toBe(fails.length === 0);
-      if (first) await runsAsPrinted(first, { target: target.path, fixture: dir, cacheHome: path.join(suite, "printed") });
+      await gradedInSlot(slot, fixture);
     } finally {
-      await Promise.all([target.cleanup(), cacheHome.cleanup()]);
+      freeSlots.push(slot);
     }
   });
 });
+
+/** Grades the fixture `dir` in slot `slot`'s target folder and checks what the test's title says. */
+async function gradedInSlot(slot: number, { dir, fails, only, says }: Fixture): Promise<void> {
+  const target = await composeTarget(dir, { at: path.join(suite, `target-${slot}`) });
+  const cacheHome = await tempDir({ unsafeCleanup: true });
+  try {
+    // A fixture graded in full is graded under a real terminal of 60 columns, then shown again
+    // at 80 and 120 from the verdict cache: no line wider than the terminal, no title cut.
+    const run = only.length > 0 ? await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path)) : await gradeInTerminal(target.path, [], { columns: 60, cacheHome: cacheHome.path });
+    if (only.length === 0) {
+      fitsTerminal(run, 60);
+      for (const columns of [80, 120]) {
+        const shown = await gradeInTerminal(target.path, [], { columns, cacheHome: cacheHome.path });
+        expect(shown.report!.deliverables.every((d) => d.cached), shown.stdout).toBe(true);
+        expect(sameGrade(shown.report!)).toEqual(sameGrade(run.report!));
+        fitsTerminal(shown, columns);
+      }
+    } else {
+      // A deliverable whose check met a time limit (the machine may have been busy) is not stored, and is graded again.
+      const stored = deliverablesCached(cacheHome.path);
+      const warm = await grade(target.path, ["--cache", ...only], undefined, cacheEnv(cacheHome.path));
+      expect(warm.report!.deliverables.filter((d) => d.cached).map((d) => d.id).sort(), warm.stdout).toEqual(stored);
+      expect(sameGrade(warm.report!)).toEqual(sameGrade(run.report!));
+      expect(warm.exitCode).toBe(run.exitCode);
+    }
+    const report = run.report!;
+    expect(run.exitCode).toBe(expectedExit(report, fails, only));
+    expect(notPassed(report), JSON.stringify(notPassedWhy(report), null, 1)).toEqual([...fails].sort());
+    for (const d of report.deliverables.filter((d) => d.status === "graded")) {
+      const lost = d.checks.some((c) => fails.includes(c.id));
+      expect(d.points < d.maxPoints).toBe(lost);
+    }
+    for (const c of report.deliverables.flatMap((d) => d.checks).filter((c) => c.status === "failed")) {
+      expect(c.replay).toMatch(/^npm run grade -- --target \S+ --only \S+ --seed \d+/);
+      expect(c.message).not.toContain(target.path);
+      expect(c.message).not.toMatch(/\/(dev\/shm|tmp|work)\//);
+    }
+    if (says) expect(allStories(report)).toContain(says);
+    const first = report.deliverables.flatMap((d) => d.checks).find((c) => c.status === "failed");
+    expect(first === undefined).toBe(fails.length === 0);
+    if (first) await runsAsPrinted(first, { target: target.path, fixture: dir, cacheHome: path.join(suite, `printed-${slot}`) });
+  } finally {
+    await Promise.all([target.cleanup(), cacheHome.cleanup()]);
+  }
+}
 
 /** No line of what a grade showed (each redraw of a line too) is wider than the terminal's `columns`, and no title is cut (titlesShown). */
 function fitsTerminal(run: GradeRun, columns: number): void {

@@ -29,6 +29,8 @@ beforeAll(async () => {
 
 const fixtures = loadFixtures(path.dirname(HOSTILE), ["hostile"]);
 
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts): a hostile
+// submission gets the same verdicts and stories on a busy machine, within the same bound.
 describe.concurrent("hostile fixtures", () => {
   test.each(fixtures)("$name: $note", async ({ dir, fails: asGraderUser, failsAsOwnUser, only, says }) => {
     const target = await composeTarget(dir);
