@@ -3,10 +3,10 @@
 // start no Node process, two files at a time (one per core), then `machine`, the tests that own
 // the machine (they grade, start sandbox hosts or sessions, drive a real terminal or a browser),
 // one file at a time. `npm run test:submissions` runs `submissions`, which grades every contained
-// submission, grades one twice, grades the solution and the starter on each Node version courses
-// use, and draws real grades' failures (each kind of picture against its story, and the HTML
-// reports in a browser), then `fixtures`, which grades every buggy, correct and hostile fixture,
-// two at a time, and replays the printed commands of the first two kinds. CI (`.ci/run`) runs
+// submission, grades one twice, and grades the solution and the starter on each Node version
+// courses use, then `fixtures`, two grades at a time: every buggy, correct and hostile fixture
+// (the printed commands of the first two replayed), and real grades' failures drawn (each kind of
+// picture against its story, and the HTML reports in a browser). CI (`.ci/run`) runs
 // these four. The fifth, `deliverable`, is the fast path for whoever changes one deliverable's
 // checks: `npm run test:deliverable -- <id>` runs it on the deliverables it names (CI on one).
 import { defineConfig } from "vitest/config";
@@ -14,14 +14,14 @@ import { defineConfig } from "vitest/config";
 const files = (names: string[]) => names.map((name) => `grader/test/${name}.test.ts`);
 
 /**
- * The tests that grade the submissions under grader/fixtures. The buggy and the hostile fixtures
- * (project `fixtures`) are graded two at a time: one at a time, a grade leaves a processor idle for
- * a third of its time (its start-up, a replay of one case, a hang waited out), and a grade's
- * verdicts and stories are the same on a busy machine. The others (project `submissions`) grade
- * one at a time: they compare a grade's time, or load the machine themselves.
+ * The tests that grade the submissions under grader/fixtures. Those of project `fixtures` grade
+ * two at a time: one at a time, a grade leaves a processor idle for a third of its time (its
+ * start-up, a replay of one case, a hang waited out, a browser's page), and a grade's verdicts,
+ * stories and pictures are the same on a busy machine. Those of `submissions` grade one at a time:
+ * they load the machine themselves, compare two grades, or were not measured two at a time.
  */
-const FIXTURES = files(["buggy-fixtures", "hostile"]);
-const SUBMISSIONS = files(["contained", "reproducible", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);
+const FIXTURES = files(["buggy-fixtures", "hostile", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults"]);
+const SUBMISSIONS = files(["contained", "reproducible", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);
 
 /**
  * The tests that own the machine, one file at a time: each starts Node (a grade, a sandbox host,

@@ -81,7 +81,8 @@ async function checkPage(name: string, target: string | null, only?: string): Pr
   return report;
 }
 
-describe("the HTML report of real grades, in a browser", () => {
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts).
+describe.concurrent("the HTML report of real grades, in a browser", () => {
   test("the solution graded in full: every check passed, the page loads clean, Tab reaches every check", async () => {
     const report = await checkPage("solution", SOLUTION_DIR);
     expect(failures(report)).toEqual([]);

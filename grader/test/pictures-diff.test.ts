@@ -40,7 +40,8 @@ function told(story: string): Told {
   throw new Error(`a story this test does not read: ${story}`);
 }
 
-describe("pictures of diffs in a grade", () => {
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts).
+describe.concurrent("pictures of diffs in a grade", () => {
   test.each([
     { fixture: "off-by-one", check: "stretch-diff.first-step" },
     { fixture: "top-level-only", check: "stretch-diff.paths" },

@@ -22,7 +22,8 @@ function storyFault(story: string): { nth: number; api: string; bytes: number; w
 /** "checkpoint.json (10 bytes" for each file the picture drew, as the story lists it. */
 const listed = (files: { name: string; bytes: number }[]) => files.map((f) => `${f.name} (${f.bytes} byte${f.bytes === 1 ? "" : "s"}`);
 
-describe("pictures of disk faults in a grade", () => {
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts).
+describe.concurrent("pictures of disk faults in a grade", () => {
   test.each([
     { fixture: "disk-faults/swallows-enospc", check: "disk-faults.disk-full", fault: "ENOSPC" },
     { fixture: "disk-faults/ignores-short-write", check: "disk-faults.short-writes", fault: "short write" },

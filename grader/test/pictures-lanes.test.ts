@@ -13,7 +13,8 @@ import { checkOf, composeTarget, grade } from "./support/grade.js";
 
 const shared = browserPerFile();
 
-describe("the lanes picture of a concurrency failure in a grade", () => {
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts).
+describe.concurrent("the lanes picture of a concurrency failure in a grade", () => {
   test.each([
     { fixture: "fixed-temp-name", kind: "load" },
     { fixture: "load-removes-temps", kind: "writer" },

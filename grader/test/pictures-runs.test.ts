@@ -30,7 +30,8 @@ function storyKill(story: string): { step: number; at: string } | null {
   return { step: Number(m[4]), at: "after" };
 }
 
-describe("pictures of runs in a grade", () => {
+// Two grades at a time (maxConcurrency, project `fixtures` in vitest.config.ts).
+describe.concurrent("pictures of runs in a grade", () => {
   test.each([
     { fixture: "phase2/skip-step-on-resume", check: "phase2.boundary-crash", wrong: /step (\d+) never ran/ },
     { fixture: "phase3/restart-after-kill", check: "phase3.killed-session", wrong: /step (\d+) ran \d+ times/ },
