@@ -15,7 +15,7 @@ const files = (names: string[]) => names.map((name) => `grader/test/${name}.test
 
 /**
  * The tests that grade the submissions under grader/fixtures. Those of project `fixtures` grade
- * two at a time: one at a time, a grade leaves a processor idle for a third of its time (its
+ * two at a time: one at a time, their grades kept 1.2 to 1.6 of the 2 processors busy (a
  * start-up, a replay of one case, a hang waited out, a browser's page), and a grade's verdicts,
  * stories and pictures are the same on a busy machine. Those of `submissions` grade one at a time:
  * they load the machine themselves, compare two grades, or were not measured two at a time.
