@@ -7,7 +7,7 @@ import { dir } from "tmp-promise";
 import { describe, expect, test } from "vitest";
 import { emulatedActions } from "./support/workflow-actions.js";
 import { condition, evaluate, interpolate, type ExpressionScope } from "./support/workflow-expressions.js";
-import { dispatchInputs, expandMatrix, jobOrder } from "./support/workflow-jobs.js";
+import { dispatchInputs, dispatchWorkflow, expandMatrix, jobOrder } from "./support/workflow-jobs.js";
 import { parseAnnotations, runJob, type Workflow, type WorkflowJob } from "./support/workflow-runner.js";
 
 const scope = (failed = false): ExpressionScope => ({
@@ -94,6 +94,30 @@ describe("jobs", () => {
     expect(expandMatrix("g", job({ os: ["a", "b"], node: "${{ fromJSON('[20, 22]') }}" }), scope())).toEqual([{ os: "a", node: 20 }, { os: "a", node: 22 }, { os: "b", node: 20 }, { os: "b", node: 22 }]);
     expect(() => expandMatrix("g", job({ os: ["a"], include: [{ os: "c" }] }), scope())).toThrow("job g: strategy.matrix.include is not emulated here");
     expect(() => expandMatrix("g", job({ os: [] }), scope())).toThrow("job g: the matrix vector os does not contain any values: []");
+  });
+
+  test("a matrix's runs go side by side up to runsAtOnce and max-parallel, kept in the matrix's order; with fail-fast on, a failed run starts no later one", async () => {
+    const tmp = await dir({ unsafeCleanup: true, prefix: "matrix-" });
+    try {
+      // Each run writes when it starts and ends; run 1 fails and takes longest.
+      const log = path.join(tmp.path, "log");
+      const steps = [{ run: 'echo "start $N" >> "$LOG"; if [ "$N" = 1 ]; then sleep 1; echo "end $N" >> "$LOG"; exit 1; fi; sleep 0.3; echo "end $N" >> "$LOG"' }];
+      const dispatch = async (strategy: Record<string, unknown>, runsAtOnce: number) => {
+        fs.writeFileSync(log, "");
+        const job = { "runs-on": "ubuntu-latest", defaults: { run: { shell: "bash" } }, strategy: { matrix: { n: [1, 2, 3, 4] }, ...strategy }, env: { N: "${{ matrix.n }}", LOG: log }, steps };
+        const { g } = await dispatchWorkflow(workflow({ g: job as Partial<WorkflowJob> }), { inputs: {}, secrets: {}, environment: {}, actions: {}, runsAtOnce });
+        const lines = fs.readFileSync(log, "utf8").trim().split("\n");
+        // The most runs started and not yet ended at any moment.
+        const most = lines.reduce(({ now, top }, l) => ({ now: now + (l.startsWith("start") ? 1 : -1), top: Math.max(top, now + (l.startsWith("start") ? 1 : 0)) }), { now: 0, top: 0 }).top;
+        return { result: g!.result, order: g!.runs.map((r) => r.matrix), failed: g!.runs.map((r) => r.run.failed), most };
+      };
+      const all = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }];
+      expect(await dispatch({ "fail-fast": false }, 2)).toEqual({ result: "failure", order: all, failed: [true, false, false, false], most: 2 });
+      expect(await dispatch({ "fail-fast": false, "max-parallel": 1 }, 2)).toEqual({ result: "failure", order: all, failed: [true, false, false, false], most: 1 });
+      expect(await dispatch({}, 2)).toEqual({ result: "failure", order: [{ n: 1 }], failed: [true], most: 1 });
+    } finally {
+      await tmp.cleanup();
+    }
   });
 });
 

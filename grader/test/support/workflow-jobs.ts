@@ -2,8 +2,10 @@
 // dispatch's inputs typed and defaulted as declared, each job's `if:` evaluated over its needs'
 // results, a `strategy.matrix` expanded (its expressions, such as fromJSON of a needed job's
 // output, evaluated) into one run per combination, each run in a workspace and runner temp
-// folder of its own, and each job's outputs passed to the jobs that need it. One job run at a
-// time: what GitHub runs side by side, this runs in turn, which changes no result.
+// folder of its own, and each job's outputs passed to the jobs that need it. A matrix's runs go
+// side by side, as many at once as `runsAtOnce` (and the matrix's max-parallel) allow, as GitHub
+// runs them; with fail-fast on, one after the other, so that a failure starts no later run, as
+// GitHub's cancellation of the others leaves them without a result.
 import { dir } from "tmp-promise";
 import { condition, interpolate, type ExpressionScope, type Value } from "./workflow-expressions.js";
 import { runJob, type ActionEmulator, type DispatchInput, type JobRun, type Workflow, type WorkflowJob, type WorkflowStep } from "./workflow-runner.js";
@@ -24,8 +26,10 @@ export interface DispatchOptions {
   environment: Record<string, string>;
   actions: Record<string, ActionEmulator>;
   skip?: (step: WorkflowStep) => string | undefined;
-  /** Called as each job run ends, to watch a long workflow. */
-  onRun?: (jobId: string, matrix: Record<string, Value> | null, run: JobRun) => void;
+  /** Called as each job run ends, with how long it took, to watch a long workflow. */
+  onRun?: (jobId: string, matrix: Record<string, Value> | null, run: JobRun, took: { ms: number }) => void;
+  /** The most runs of one matrix at once (1 unless told: the machine's processors are the limit a test knows). */
+  runsAtOnce?: number;
 }
 
 /** The most job runs one matrix may make on GitHub. */
@@ -46,17 +50,25 @@ export async function dispatchWorkflow(workflow: Workflow, options: DispatchOpti
       continue;
     }
     if (job.strategy && job.outputs) throw new Error(`job ${jobId}: outputs of a matrix job come from whichever run ends last on GitHub; this runner refuses them`);
-    const outcome: JobOutcome = { result: "success", outputs: {}, runs: [] };
-    for (const matrix of job.strategy ? expandMatrix(jobId, job, jobScope) : [null]) {
-      const run = await runInFreshFolders(job, { ...base, ...(matrix ? { matrix } : {}) }, options);
-      options.onRun?.(jobId, matrix, run);
-      outcome.runs.push({ matrix, run });
-      outcome.outputs = run.outputs;
-      if (run.failed) outcome.result = "failure";
-      // fail-fast (GitHub's default) cancels the matrix's other runs once one fails.
-      if (run.failed && job.strategy?.["fail-fast"] !== false) break;
-    }
-    outcomes[jobId] = outcome;
+    const matrices = job.strategy ? expandMatrix(jobId, job, jobScope) : [null];
+    // fail-fast (GitHub's default) cancels the matrix's other runs once one fails.
+    const failFast = job.strategy?.["fail-fast"] !== false;
+    const atOnce = failFast ? 1 : Math.min(options.runsAtOnce ?? 1, job.strategy?.["max-parallel"] ?? Infinity);
+    const runs: JobOutcome["runs"] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < matrices.length && !(failFast && runs.some((r) => r.run.failed))) {
+        const index = next++;
+        const matrix = matrices[index]!;
+        const started = Date.now();
+        const run = await runInFreshFolders(job, { ...base, ...(matrix ? { matrix } : {}) }, options);
+        options.onRun?.(jobId, matrix, run, { ms: Date.now() - started });
+        runs[index] = { matrix, run };
+      }
+    };
+    await Promise.all(Array.from({ length: atOnce }, lane));
+    const ran = runs.filter((r) => r !== undefined);
+    outcomes[jobId] = { result: ran.some((r) => r.run.failed) ? "failure" : "success", outputs: ran.at(-1)?.run.outputs ?? {}, runs: ran };
   }
   return outcomes;
 }
