@@ -275,18 +275,39 @@ function defaultSecretFile(): string {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "checkpoint-lab", "cache-secret");
 }
 
-/** This user's secret (made once, readable by this user only). */
+/**
+ * This user's secret (made once, readable by this user only). A new one is written whole under a
+ * name of its own and then linked into place, which fails when a file is there: grades that start
+ * at the same moment never read a secret half written, and all sign with the one linked first.
+ */
 function readOrMakeSecret(file: string): Buffer {
+  const found = readSecret(file);
+  if (found) return found;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const made = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  fs.writeFileSync(made, randomBytes(32), { mode: 0o600, flag: "wx" });
+  try {
+    fs.linkSync(made, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // Another grade's secret, kept; or a file too short to be one (cut off by a full disk), replaced.
+    if (!readSecret(file)) fs.renameSync(made, file);
+  } finally {
+    fs.rmSync(made, { force: true });
+  }
+  const secret = readSecret(file);
+  if (!secret) throw new Error("no secret could be kept");
+  return secret;
+}
+
+/** The secret in `file`, or null when there is none (or too short a one). */
+function readSecret(file: string): Buffer | null {
   try {
     const secret = fs.readFileSync(file);
-    if (secret.length >= 32) return secret;
+    return secret.length >= 32 ? secret : null;
   } catch {
-    // None yet.
+    return null;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32);
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
 }
 
 /** Looks up each of `deliverables` in `cache`. */
