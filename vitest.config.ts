@@ -35,7 +35,7 @@ const MACHINE = files([
   // Real terminals (script, tmux): the live progress and --watch.
   "progress-terminal", "watch",
   // Sandbox hosts and their limits, the recording fs against the kernel, real processes' ids and users.
-  "call-limit", "command-checkpoints", "command-engine", "concurrency-engine", "git-engine", "git-plain-repository", "hang-diagnosis-process-state", "hang-diagnosis-sandbox", "identity", "limits", "process-pid", "processor-clock", "random-streams", "recording-fs", "recording-fs-kernel", "shared-recoveries", "tail", "model/probed-line", "model/shell-lines", "model/bench-processor-time",
+  "call-limit", "closed-bindings", "command-checkpoints", "command-engine", "concurrency-engine", "git-engine", "git-plain-repository", "hang-diagnosis-process-state", "hang-diagnosis-sandbox", "identity", "limits", "process-pid", "processor-clock", "random-streams", "recording-fs", "recording-fs-kernel", "shared-recoveries", "tail", "model/probed-line", "model/shell-lines", "model/bench-processor-time",
   // A grade stopped by a signal.
   "grade-stopped",
 ]);

@@ -9,6 +9,7 @@ import { Host } from "./host.js";
 import { runAsProcess } from "./process.js";
 import { serve } from "./serve.js";
 import { useLabSteps } from "./target/lab-module.js";
+import { closeProcessBindings } from "./target/closed-doors.js";
 
 /**
  * Ends this process once its parent is gone, even while the target's code spins in the main
@@ -38,6 +39,7 @@ function configured<T extends { labSteps?: number }>(config: T): T {
 }
 
 const [mode, configJson] = process.argv.slice(2);
+closeProcessBindings();
 startCpuLedger(mode === MODE_FLAGS.serve ? "host" : mode === MODE_FLAGS.process ? "process" : "actor");
 if (mode === MODE_FLAGS.serve) serve(new Host(configured(JSON.parse(configJson!))), guardAgainstOrphaning);
 // A process's or an actor's configuration comes on standard input, read before the target's code runs.

@@ -1,6 +1,7 @@
 // The modules through which a target could reach Node's own `fs` behind the recording one: a
 // worker thread (its `fs` is a fresh, unrecorded instance), a process of the cluster, a `require`
-// made with `module.createRequire`, the `Module` class. Each is given with that door closed: the
+// made with `module.createRequire`, the `Module` class; and `process.binding`, Node's own file
+// calls below `fs` (closeProcessBindings). Each is given with that door closed: the
 // call throws an error that names it, as a call the recording fs cannot record does, instead of
 // changing the disk unseen (and leaving every story of the crash that follows untrue).
 import { isBuiltin } from "node:module";
@@ -59,4 +60,23 @@ function overriding(target: unknown, overrides: Record<string, unknown>): unknow
   const out: Record<string, unknown> = Object.assign(Object.create(null), target as object, overrides);
   out.default = out;
   return out;
+}
+
+/**
+ * Closes `process.binding` and `process._linkedBinding` for the rest of this process's life: Node's
+ * own file and process calls, below `fs` and `child_process`, which the target reaches through
+ * any `process` it can find (`globalThis.process` is the real one). Called once in each process
+ * that runs the target's code, before it runs; the sandbox's own code that needs a binding takes
+ * it at load (time-limit.ts).
+ */
+export function closeProcessBindings(): void {
+  for (const name of ["binding", "_linkedBinding"]) {
+    Object.defineProperty(process, name, {
+      value: function refused(): never {
+        throw closedDoor(`process.${name}`, IMPORT_INSTEAD);
+      },
+      configurable: false,
+      writable: false,
+    });
+  }
 }

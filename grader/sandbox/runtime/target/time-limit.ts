@@ -33,6 +33,15 @@ const STOPPING = 2;
  * while the watchdog sleeps until the next call; bytes 16-23: the process's processor time when the
  * running call began.
  */
+// Taken at load: the process closes process.binding before the target runs (closed-doors.ts).
+const contextify = (() => {
+  try {
+    return (process as unknown as { binding(name: string): { startSigintWatchdog?: () => boolean } }).binding("contextify");
+  } catch {
+    return null; // not offered by this Node
+  }
+})();
+
 const memory = new SharedArrayBuffer(24);
 const shared = new Int32Array(memory, 0, 3);
 const startedCpu = new Float64Array(memory, 16, 1);
@@ -203,9 +212,5 @@ function startWatching(): void {
  * each script arms the watch as before.
  */
 function keepSigintWatchRunning(): void {
-  try {
-    (process as unknown as { binding(name: string): { startSigintWatchdog?: () => boolean } }).binding("contextify").startSigintWatchdog?.();
-  } catch {
-    // Not offered by this Node.
-  }
+  contextify?.startSigintWatchdog?.();
 }
