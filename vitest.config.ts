@@ -17,8 +17,9 @@ const files = (names: string[]) => names.map((name) => `grader/test/${name}.test
  * The tests that grade the submissions under grader/fixtures. Those of project `fixtures` grade
  * two at a time: one at a time, their grades kept 1.2 to 1.6 of the 2 processors busy (a
  * start-up, a replay of one case, a hang waited out, a browser's page), and a grade's verdicts,
- * stories and pictures are the same on a busy machine. Those of `submissions` grade one at a time:
- * they load the machine themselves, compare two grades, or were not measured two at a time.
+ * stories and pictures are the same on a busy machine. Those of `submissions` run one at a time:
+ * they load the machine themselves, compare two grades, grade side by side inside (the regrade
+ * workflow's shards, the contained fixtures' pairs), or were not measured two at a time.
  */
 const FIXTURES = files(["buggy-fixtures", "hostile", "html-report-grades", "pictures-runs", "pictures-lanes", "pictures-diff", "pictures-faults"]);
 const SUBMISSIONS = files(["contained", "reproducible", "check-deadline-under-load", "hang-diagnosis-under-load", "regrade-workflow", "gradebook-dashboard-page", "grade-on-node-versions"]);

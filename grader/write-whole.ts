@@ -6,11 +6,27 @@
 import fs from "node:fs";
 import { threadId } from "node:worker_threads";
 
-/** Writes `data` to `file` whole (its folder must exist), readable by this user alone when `mode` is 0o600. */
-export function writeWhole(file: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
+/**
+ * Writes `data` to `file` whole (its folder must exist), readable by this user alone when `mode` is
+ * 0o600. With `ifAbsent`, only where no file has the name: linked into place, which fails on a
+ * name taken, so of writers racing to make a file the first one wins; false when one was there.
+ */
+export function writeWhole(file: string, data: string | Uint8Array, opts: { mode?: number; ifAbsent?: boolean } = {}): boolean {
   const own = `${file}.${process.pid}-${threadId}.tmp`;
   // Left by a process of the same pid that was killed: removed, then made anew (wx never follows a link there).
   fs.rmSync(own, { force: true });
   fs.writeFileSync(own, data, { flag: "wx", ...(opts.mode === undefined ? {} : { mode: opts.mode }) });
-  fs.renameSync(own, file);
+  if (!opts.ifAbsent) {
+    fs.renameSync(own, file);
+    return true;
+  }
+  try {
+    fs.linkSync(own, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return false;
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
 }

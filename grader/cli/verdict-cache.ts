@@ -276,25 +276,16 @@ function defaultSecretFile(): string {
 }
 
 /**
- * This user's secret (made once, readable by this user only). A new one is written whole under a
- * name of its own and then linked into place, which fails when a file is there: grades that start
- * at the same moment never read a secret half written, and all sign with the one linked first.
+ * This user's secret (made once, readable by this user only). A new one is written whole and put
+ * in place only where none is: grades that start at the same moment never read a secret half
+ * written, and all sign with the first one.
  */
 function readOrMakeSecret(file: string): Buffer {
   const found = readSecret(file);
   if (found) return found;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const made = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  fs.writeFileSync(made, randomBytes(32), { mode: 0o600, flag: "wx" });
-  try {
-    fs.linkSync(made, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    // Another grade's secret, kept; or a file too short to be one (cut off by a full disk), replaced.
-    if (!readSecret(file)) fs.renameSync(made, file);
-  } finally {
-    fs.rmSync(made, { force: true });
-  }
+  // Another grade's secret is kept; a file too short to be one (cut off by a full disk) is replaced.
+  if (!writeWhole(file, randomBytes(32), { mode: 0o600, ifAbsent: true }) && !readSecret(file)) writeWhole(file, randomBytes(32), { mode: 0o600 });
   const secret = readSecret(file);
   if (!secret) throw new Error("no secret could be kept");
   return secret;

@@ -54,3 +54,11 @@ test("with mode 0o600 the file is made readable by its owner alone, whatever the
   writeWhole(file, "x", { mode: 0o600 });
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 });
+
+test("with ifAbsent, a file is put in place only where none has the name: true the first time, false after, the first text kept, and no temp file left", () => {
+  const file = path.join(scratch.path, "made-once");
+  expect(writeWhole(file, "first", { ifAbsent: true })).toBe(true);
+  expect(writeWhole(file, "second", { ifAbsent: true })).toBe(false);
+  expect(fs.readFileSync(file, "utf8")).toBe("first");
+  expect(fs.readdirSync(scratch.path).filter((n) => n.startsWith("made-once"))).toEqual(["made-once"]);
+});
