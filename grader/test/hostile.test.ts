@@ -8,22 +8,16 @@ import path from "node:path";
 import { dir } from "tmp-promise";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "../paths.js";
-import { DEFAULT_LIMITS, type Limits } from "../sandbox/messages/limits.js";
 import { gradeBoundMs } from "../sandbox/supervisor/limits.js";
 import { processesMentioning } from "./support/processes.js";
-import { rubricWithLimits } from "./support/deadline.js";
-import { allStories, composeTarget, expectedExit, grade, loadFixtures, notPassed, notPassedWhy } from "./support/grade.js";
+import { allStories, composeTarget, HOSTILE_LIMITS, rubricWithLimits, expectedExit, grade, loadFixtures, notPassed, notPassedWhy } from "./support/grade.js";
 
 const HOSTILE = path.join(REPO_ROOT, "grader/fixtures/hostile");
 
-// Shorter time limits than the defaults keep this suite fast; still generous for correct code:
-// the reference's sessions use under 0.1 s of processor each, and a process that spins or never
-// exits costs its check this limit each time it runs (with 15 s, session-spins took 63 s).
-const LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 2_000, processMs: 5_000 };
 let rubricFile: string;
 beforeAll(async () => {
   const folder = await dir({ unsafeCleanup: true });
-  rubricFile = rubricWithLimits(folder.path, { callMs: LIMITS.callMs, processMs: LIMITS.processMs });
+  rubricFile = rubricWithLimits(folder.path, { callMs: HOSTILE_LIMITS.callMs, processMs: HOSTILE_LIMITS.processMs });
   return () => folder.cleanup();
 });
 
@@ -37,7 +31,7 @@ describe.concurrent("hostile fixtures", () => {
     try {
       const started = Date.now();
       const run = await grade(target.path, ["--rubric", rubricFile, ...only]);
-      expect(Date.now() - started).toBeLessThan(gradeBoundMs(LIMITS));
+      expect(Date.now() - started).toBeLessThan(gradeBoundMs(HOSTILE_LIMITS));
       expect(run.stderr).not.toMatch(/grade: /);
       const report = run.report!;
       // As a user of its own (the grade runs as root), an attack on the grader's process fails.

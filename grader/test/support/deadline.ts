@@ -8,8 +8,9 @@ import { loadRubric } from "../../rubric.js";
 import type { Limits } from "../../sandbox/messages/limits.js";
 
 import { keepProcessorsBusy } from "../../tools/soak/busy.js";
+import { rubricWithLimits } from "./grade.js";
 
-export { keepProcessorsBusy };
+export { keepProcessorsBusy, rubricWithLimits };
 
 /**
  * Spinning processes, `perCore` per processor to start with and more until a quarter of a second
@@ -52,14 +53,6 @@ function wallPerProcessorTime(cpuMs: number): number {
   }
   if (x === 7) console.log(x);
   return (performance.now() - wall) / cpuMs;
-}
-
-/** Writes the repository's rubric with the `limits` given changed into `folder`; returns its path. */
-export function rubricWithLimits(folder: string, limits: Partial<Limits>): string {
-  const rubric = loadRubric();
-  const file = path.join(folder, "rubric.json");
-  fs.writeFileSync(file, JSON.stringify({ ...rubric, limits: { ...rubric.limits, ...limits } }));
-  return file;
 }
 
 /**

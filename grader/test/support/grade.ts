@@ -11,6 +11,7 @@ import { renderScoreboard } from "../../report/terminal.js";
 import { sharedWait, wholeFileFailure } from "../../report/whole-file.js";
 import { deliverablesOfFile, loadRubric, withRequirements, type Rubric } from "../../rubric.js";
 import { CACHE_DIR_VARIABLE } from "../../cli/verdict-cache.js";
+import { DEFAULT_LIMITS, type Limits } from "../../sandbox/messages/limits.js";
 
 export interface GradeRun {
   exitCode: number;
@@ -104,6 +105,14 @@ export function checkOf(report: Pick<Report, "deliverables"> | null, id: string)
 /** `word` quoted for a POSIX shell. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Writes the repository's rubric with the `limits` given changed into `folder`; returns its path. */
+export function rubricWithLimits(folder: string, limits: Partial<Limits>): string {
+  const rubric = loadRubric();
+  const file = path.join(folder, "rubric.json");
+  fs.writeFileSync(file, JSON.stringify({ ...rubric, limits: { ...rubric.limits, ...limits } }));
+  return file;
 }
 
 /** A target folder outside the repository (`at`, emptied first, or a new one): the reference solution with `overlay`'s files on top. */
@@ -215,6 +224,11 @@ export function fixturesOf(fixtures: Fixture[], rubric: Rubric, id: string): Fix
   const showsOwn = (f: Fixture) => f.fails.some(own) && !f.fails.some((c) => required.has(c));
   return fixtures.filter((f) => f.name.startsWith(`${id}/`) || showsOwn(f) || (f.name.startsWith("correct/") && gradedOn(f)));
 }
+
+// Shorter time limits than the defaults keep the hostile fixtures' grades fast; still generous for
+// correct code: the reference's sessions use under 0.1 s of processor each, and a process that
+// spins or never exits costs its check this limit each time it runs (with 15 s, session-spins took 63 s).
+export const HOSTILE_LIMITS: Limits = { ...DEFAULT_LIMITS, callMs: 2_000, processMs: 5_000 };
 
 /** The fixtures under grader/fixtures but the hostile and contained ones, which have tests of their own (hostile.test.ts, contained.test.ts). */
 export function buggyFixtures(): Fixture[] {

@@ -13,6 +13,7 @@ import { REPO_ROOT, SOLUTION_DIR } from "../../paths.js";
 import type { Report } from "../../report/report.js";
 import { batchThroughput, type BatchThroughput } from "./batch.js";
 import { timedRun } from "./processor-time.js";
+import { comparableText } from "../compare/difference.js";
 
 /** One target graded by both graders: wall and processor seconds of each grade, in the order run. */
 export interface GradedBoth {
@@ -52,7 +53,7 @@ export function makePhase1Done(folder: string): void {
  * measures grade-batch over `batchCopies` copies of the reference with each, at `--jobs` 1 and 2.
  */
 export async function sideBySide(work: string, commit: string, runs: number, batchCopies = 4): Promise<SideBySide> {
-  const earlier = await checkout(work, commit);
+  const earlier = await checkoutGrader(work, commit);
   try {
     const grades: GradedBoth[] = [];
     const folders = TARGETS.map((t, i) => {
@@ -89,24 +90,16 @@ export async function sideBySide(work: string, commit: string, runs: number, bat
   }
 }
 
-/**
- * What a report grades, as a digest: each deliverable's points and each check's status, points,
- * crash states and words; not how long anything took, nor the grader's version it names.
- */
+/** A digest of the report as two graders must agree on it (compare/difference.ts): durations and what graded it aside. */
 export function gradeDigest(report: Report): string {
-  const graded = report.deliverables.map((d) => ({
-    id: d.id,
-    points: d.points,
-    checks: d.checks.map((c) => ({ id: c.id, status: c.status, points: c.points, crashStates: c.crashStates, message: c.message, replay: c.replay })),
-  }));
-  return createHash("sha256").update(JSON.stringify({ graded, crashStates: report.stats.crashStates })).digest("hex");
+  return createHash("sha256").update(comparableText(report)).digest("hex");
 }
 
 /**
  * The grader at `commit`, checked out beside this one (a git worktree in `work`), with this
  * repository's packages: only a commit whose package-lock.json is this one's can share them.
  */
-async function checkout(work: string, commit: string): Promise<{ commit: string; root: string; remove: () => Promise<void> }> {
+export async function checkoutGrader(work: string, commit: string): Promise<{ commit: string; root: string; remove: () => Promise<void> }> {
   const git = (args: string[]) => execa("git", args, { cwd: REPO_ROOT });
   const resolved = await git(["rev-parse", "--verify", "--quiet", `${commit}^{commit}`]).catch(() => null);
   if (!resolved?.stdout) throw new Error(`--against expects a commit of this repository, got ${JSON.stringify(commit)}`);
