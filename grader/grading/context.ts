@@ -7,7 +7,10 @@ import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox
 import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
-import type { Cause, Verdict } from "../contract/verdict.js";
+import { sameError, type Cause, type Verdict } from "../contract/verdict.js";
+import { storyOf } from "../report/finding-story.js";
+import { causeOf } from "./finding-cause.js";
+import type { Failure } from "../contract/finding.js";
 import { forget, judgedOutcome, nothingTold, type Told } from "./told.js";
 import type { Picture } from "../contract/picture.js";
 import type { Counted, ProcessorClock } from "../sandbox/supervisor/processor-clock.js";
@@ -151,11 +154,18 @@ export class CheckContext {
   /** What the stories of this case told so far (told.ts records it while the check runs); a new case forgets it. */
   readonly told: Told = nothingTold();
 
-  /** A failure with its story, the command that replays it, the picture drawn with the story, if any, and the errors the story told. */
-  failed(message: string, fastCheckPath?: string, cause: Cause = {}): Verdict {
+  /**
+   * A failure with its story (rendered from its Finding, or told as text), the command that
+   * replays it, the picture drawn with the story, if any, and what it came down to: the errors it
+   * tells and its outcome, from the Finding, or as the story's telling recorded them (told.ts).
+   */
+  failed(failure: Failure, fastCheckPath?: string, cause: Cause = {}): Verdict {
     const picture = this.picture?.();
-    const outcome = judgedOutcome(this.told);
-    const told: Cause = { ...(this.told.errors.length > 0 ? { errors: [...this.told.errors] } : {}), ...(outcome ? { outcome } : {}), ...cause };
+    const found = typeof failure === "string" ? {} : causeOf(failure);
+    const errors = [...this.told.errors, ...(found.errors ?? []).filter((e) => !this.told.errors.some((t) => sameError(t, e)))];
+    const outcome = found.outcome ?? judgedOutcome(this.told);
+    const told: Cause = { ...(errors.length > 0 ? { errors } : {}), ...(outcome ? { outcome } : {}), ...cause };
+    const message = typeof failure === "string" ? failure : storyOf(failure);
     return { status: "failed", message, replay: this.replayCommand(fastCheckPath), ...(picture ? { picture } : {}), ...(Object.keys(told).length > 0 ? { cause: told } : {}) };
   }
 

@@ -9,7 +9,7 @@ import { prepareTarget, type PreparedTarget, type Variant } from "./prepare.js";
 import { runMeasurement, type MeasurementDefinition } from "./measure.js";
 import { checkWallCapMs } from "../sandbox/supervisor/limits.js";
 import { ProcessorClock, withinDeadline } from "../sandbox/supervisor/processor-clock.js";
-import { ReplayDoesNotFit, sandboxOutcome, sandboxStory } from "./property.js";
+import { ReplayDoesNotFit, sandboxFinding } from "./property.js";
 import { recordingTold } from "./told.js";
 import type { Verdict } from "../contract/verdict.js";
 import { postVerdict, showedABug, unmetElsewhere } from "./verdict-board.js";
@@ -206,7 +206,7 @@ async function runOne(check: CheckDefinition, ctx: CheckContext): Promise<Verdic
     return verdict;
   } catch (error) {
     // Told outside the check's own record (its run has ended): the outcome goes with it here.
-    if (error instanceof SandboxFailure) return ctx.failed(sandboxStory(error), undefined, { outcome: sandboxOutcome(error) });
+    if (error instanceof SandboxFailure) return ctx.failed(sandboxFinding(error));
     if (error instanceof ReplayDoesNotFit) return { status: "error", message: error.message, cause: { outcome: "the replay path leads to no case of it" } };
     const first = String((error as Error)?.message ?? error).split("\n")[0]!;
     return { status: "error", message: `the grader could not run this check: ${(error as Error)?.stack ?? error}`, cause: { outcome: `the grader could not run it: ${first.replace(/\d+/g, "#")}`, graderError: first } };

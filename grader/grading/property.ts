@@ -1,13 +1,16 @@
-// Runs a fast-check property whose test returns a failure story (or null), and hands back the
-// shrunk counterexample with its story and the fast-check path that replays it.
+// Runs a fast-check property whose test returns a failure (or null): a Finding, or a story still
+// told as text. Hands back the shrunk counterexample with its failure and the fast-check path that
+// replays it.
 import fc from "fast-check";
 import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import type { CheckContext } from "./context.js";
 import { toldOutcome } from "./told.js";
+import type { Failure, Finding } from "../contract/finding.js";
+import { wrongWords } from "../report/finding-story.js";
 
 export interface Counterexample<T> {
   value: T;
-  story: string;
+  story: Failure;
   /** fast-check's path to this counterexample (after `part/` for a check's later property): `--replay <path>` runs it alone. */
   path: string;
   runs: number;
@@ -21,21 +24,21 @@ export interface Counterexample<T> {
 export async function findCounterexample<T>(
   ctx: CheckContext,
   arb: fc.Arbitrary<T>,
-  test: (value: T) => Promise<string | null>,
+  test: (value: T) => Promise<Failure | null>,
   options: { numRuns: number; examples?: T[]; part?: string },
 ): Promise<Counterexample<T> | null> {
-  const tell = async (value: T): Promise<string | null> => {
+  const tell = async (value: T): Promise<Failure | null> => {
     try {
       ctx.beginCase();
       return await test(value);
     } catch (error) {
-      if (error instanceof SandboxFailure) return sandboxStory(error);
+      if (error instanceof SandboxFailure) return sandboxFinding(error);
       throw new GraderBug(error);
     }
   };
   // Once the target meets a limit (a hang, a death), that case is the counterexample: no other
   // case runs and nothing shrinks, so a hang costs its time limit once, not once per case.
-  let stopped: { value: T; story: string } | null = null;
+  let stopped: { value: T; story: Failure } | null = null;
   const property = fc.asyncProperty(arb, async (value) => {
     if (stopped) return true;
     const story = await tell(value);
@@ -63,7 +66,7 @@ export async function findCounterexample<T>(
   }
   if (!details.failed) return null;
   if (details.errorInstance instanceof GraderBug) throw details.errorInstance.cause;
-  const stop = stopped as { value: T; story: string } | null;
+  const stop = stopped as { value: T; story: Failure } | null;
   if (stop) return { ...stop, path: printed(details.counterexamplePath!), runs: details.numRuns };
   const [value] = details.counterexample!;
   // Run the shrunk case once more to get its story (a test may have thrown, rather than told one).
@@ -78,9 +81,9 @@ export class ReplayDoesNotFit extends Error {
   }
 }
 
-/** What a sandbox failure comes down to, the same for every submission that meets it. */
-export function sandboxOutcome(error: SandboxFailure): string {
-  return `the process running your code ${error.outcome}`;
+/** A sandbox failure as a Finding: the process running the target's code met a limit or died. */
+export function sandboxFinding(error: SandboxFailure): Finding {
+  return { wrong: { kind: "sandbox", said: error.message, outcome: `the process running your code ${error.outcome}` } };
 }
 
 /** An exception inside a test: the grader's fault, never a verdict on the target. */
@@ -90,9 +93,9 @@ class GraderBug extends Error {
   }
 }
 
-/** A sandbox failure as a story: "The process running your code ran out of memory ..."; its outcome told (told.ts). */
+/** A sandbox failure's words inside a story told as text: "The process running your code ran out of memory ..."; its outcome told (told.ts). */
 export function sandboxStory(error: SandboxFailure): string {
-  toldOutcome(sandboxOutcome(error), { judged: true });
-  const text = `The process running your code ${error.message}`;
-  return /[.?!)]$/.test(text) ? text : `${text}.`;
+  const { wrong } = sandboxFinding(error);
+  if (wrong.kind === "sandbox") toldOutcome(wrong.outcome, { judged: true });
+  return wrongWords(wrong);
 }

@@ -36,12 +36,14 @@ const RULES: LayerRule[] = [
     mustNotImport: ["grader/sandbox/**", "grader/checks/**", "grader/grading/**", "grader/concurrency/**"],
     why: "the crash engine is the bottom layer: the sandbox records traces in its model, the checks cut and judge them",
   },
-  // The contract: what a check's verdict, picture and measurements are, and the crash count a running check tells.
+  // The contract: what a check's verdict, finding, picture and measurements are, and the crash count a running check tells.
   {
     layer: "the contract between grading and reporting",
     from: ["grader/contract/**"],
-    mustNotImport: ["grader/crash/**", "grader/sandbox/**", "grader/concurrency/**", "grader/grading/**", "grader/checks/**", "grader/report/**", "grader/cli/**", "grader/tools/**"],
+    // A finding holds what a call of the target's gave, as the sandbox's messages say it (grader/sandbox/messages/): data, as the report reads it.
+    mustNotImport: ["grader/crash/**", ...CHILD_SIDE, ...GRADER_SIDE_OF_SANDBOX, "grader/concurrency/**", "grader/grading/**", "grader/checks/**", "grader/report/**", "grader/cli/**", "grader/tools/**"],
     why: "grading writes verdicts and reporting reads them: the types both hold to are a floor below both, which imports neither",
+    except: [{ file: "grader/crash/model.ts", why: "a finding holds a crash as the crash engine, the bottom layer, records it: a trace, a cut, the disk it left (types that import nothing)" }],
   },
   // The report: a pure function of the verdicts and the rubric, rendered.
   {

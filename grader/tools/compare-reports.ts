@@ -70,6 +70,12 @@ async function main(): Promise<number> {
   const work = values.keep ? path.resolve(values.keep) : fs.mkdtempSync(path.join(os.tmpdir(), "compare-reports-"));
   fs.mkdirSync(work, { recursive: true });
   const earlier = await checkoutGrader(work, values.against);
+  // Stopped (Ctrl-C), it leaves no checkout of the earlier grader behind (grades in flight end with it).
+  const stop = () => void earlier.remove().finally(() => {
+    if (!values.keep) fs.rmSync(work, { recursive: true, force: true });
+    process.exit(130);
+  });
+  process.once("SIGINT", stop).once("SIGTERM", stop);
   let differ = 0;
   try {
     const list = submissions(values.group, rubricWithLimits(work, { callMs: HOSTILE_LIMITS.callMs, processMs: HOSTILE_LIMITS.processMs }));

@@ -1,5 +1,5 @@
 // phase1.absent: loading where no checkpoint was ever written returns null.
-import { checkLoad, load, write } from "../../grading/calls.js";
+import { load, loadWrong, write } from "../../grading/calls.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 
 const CASES = [
@@ -18,8 +18,8 @@ export const absent: CheckDefinition = {
     const box = ctx.sandbox();
     for (const c of CASES) {
       const { results } = await box.run("checkpoint", { steps: c.steps });
-      const problem = checkLoad(results.at(-1)!, [{ label: "", state: null }]);
-      if (problem) return ctx.failed(`Called loadCheckpoint on a path in ${c.where}, where nothing was ever written.\n${problem}`);
+      const wrong = loadWrong(results.at(-1)!, [{ label: "", state: null }]);
+      if (wrong) return ctx.failed({ setting: { kind: "nothing-written", where: c.where }, wrong });
     }
     return ctx.passed();
   },

@@ -1,11 +1,12 @@
 // phase1.crash-safety: for every crash point inside atomicCheckpoint (after each file-system
 // call, and inside each write), loadCheckpoint returns the old state or the new one.
 import fc from "fast-check";
-import { checkLoad, load } from "../../grading/calls.js";
+import { load, loadWrong } from "../../grading/calls.js";
+import type { Finding } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, largeState } from "../../grading/states.js";
-import { NONE, crashStory, judgeWindow, largeStateCase, recordWindow, type CrashWindow, type OldState } from "./crash-window.js";
+import { NONE, crashSetting, judgeWindow, largeStateCase, recordWindow, type CrashWindow, type OldState } from "./crash-window.js";
 
 const oldState: fc.Arbitrary<OldState> = fc.oneof(fc.constant(NONE), jsonState());
 
@@ -13,11 +14,11 @@ export const crashSafety: CheckDefinition = {
   id: "phase1.crash-safety",
   async run(ctx) {
     const box = ctx.sandbox();
-    const loadAfterEach = async (w: CrashWindow): Promise<string | null> => {
+    const loadAfterEach = async (w: CrashWindow): Promise<Finding | null> => {
       const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, [load()]);
       for (const [i, { results }] of outcomes.entries()) {
-        const problem = checkLoad(results[0]!, w.allowed);
-        if (problem) return `${await crashStory(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) })}\nOn restart, ${problem}.`;
+        const wrong = loadWrong(results[0]!, w.allowed);
+        if (wrong) return { setting: await crashSetting(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) }), wrong: { ...wrong, when: "on-restart" } };
       }
       return null;
     };

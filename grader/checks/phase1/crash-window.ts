@@ -1,7 +1,6 @@
 // The recording both crash checks start from: an old checkpoint (or none), then one
 // atomicCheckpoint call whose every crash state the checks rebuild.
 import { crashCuts, findMark } from "../../crash/cuts.js";
-import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut, Trace } from "../../crash/model.js";
 import { absentOutcome, checkWrite, noCheckpoint, write, type Expected } from "../../grading/calls.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
@@ -13,6 +12,8 @@ import { LARGE_STATE_BYTES, LARGE_STATE_CUTS, showState, type JsonState } from "
 import { crashPicture } from "../../grading/crash-picture.js";
 import type { DiskEntry } from "../../crash/model.js";
 import type { Picture } from "../../contract/picture.js";
+import type { CrashInCall, Failure } from "../../contract/finding.js";
+import { settingWords } from "../../report/finding-story.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */
 export const NONE = Symbol("no checkpoint");
@@ -29,8 +30,8 @@ export interface CrashWindow {
   allowed: Expected[];
   /** The most crash points kept inside its writes, when it was thinned (recordWindow's `maxCuts`). */
   maxCuts?: number;
-  /** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) was ..." */
-  setting: string;
+  /** The old checkpoint as shown, null for none. */
+  old: string | null;
   /** "atomicCheckpoint(path, Y)", the call a picture of its crash is headed with. */
   call: string;
 }
@@ -62,8 +63,8 @@ async function recorded(box: Sandbox, old: OldState, next: JsonState, fractions:
     : [{ label: "the old state", state: old }, { label: "the new state", state: next }];
   // The new state's words once: a state of a few MiB is stringified for them.
   const call = `atomicCheckpoint(path, ${showState(next, 80)})`;
-  const setting = old === NONE ? `With no checkpoint on disk, ${call} was` : `With the old checkpoint ${showState(old, 80)} on disk, ${call} was`;
-  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, next, allowed, setting, call, ...(maxCuts === undefined ? {} : { maxCuts }) };
+  const shownOld = old === NONE ? null : showState(old, 80);
+  return { traceId: run.traceId!, trace, cuts: crashCuts(trace, start, trace.entries.length, fractions, maxCuts), start, next, allowed, old: shownOld, call, ...(maxCuts === undefined ? {} : { maxCuts }) };
 }
 
 /**
@@ -71,7 +72,7 @@ async function recorded(box: Sandbox, old: OldState, next: JsonState, fractions:
  * (`couldNot`: "Could not record a write to crash"); null (nothing to judge) for a write of a
  * large state made in more calls than the grader records.
  */
-export async function judgeWindow(window: CrashWindow | string | null, couldNot: string, judge: (w: CrashWindow) => Promise<string | null>): Promise<string | null> {
+export async function judgeWindow(window: CrashWindow | string | null, couldNot: string, judge: (w: CrashWindow) => Promise<Failure | null>): Promise<Failure | null> {
   if (window === null) return null;
   if (typeof window === "string") return `${couldNot}: ${window}`;
   return judge(window);
@@ -85,19 +86,24 @@ export async function judgeWindow(window: CrashWindow | string | null, couldNot:
  * LARGE_STATE_CUTS of them, and a write of more calls than the grader records is slow, not
  * wrong: untold. `judge` is the check's own, as for its small states (judgeWindow).
  */
-export function largeStateCase(ctx: CheckContext, box: Sandbox, couldNot: string, judge: (w: CrashWindow) => Promise<string | null>): Promise<Counterexample<null> | null> {
+export function largeStateCase(ctx: CheckContext, box: Sandbox, couldNot: string, judge: (w: CrashWindow) => Promise<Failure | null>): Promise<Counterexample<null> | null> {
   const large = async () => judgeWindow(await recorded(box, { step: 1 }, { big: "n".repeat(LARGE_STATE_BYTES) }, [], LARGE_STATE_CUTS), couldNot, judge);
   return findCounterexample(ctx, fc.constant(null), large, { numRuns: 1, part: "large" });
 }
 
 /**
- * Tells the story of one crash state: where the crash landed and what was on disk after it; with
- * `draw`, also draws its picture (the calls, the crash among them, the files it left).
+ * One crash state, as a finding's setting: where the crash landed and what was on disk after it;
+ * with `draw`, also draws its picture (the calls, the crash among them, the files it left).
  */
-export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
+export async function crashSetting(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<CrashInCall> {
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
   opts.draw?.(() => windowPicture(w, cut, state.disk!));
-  return `${w.setting} ${describeCut(w.trace, cut, w.start, { call: "atomicCheckpoint" })}.\nOn disk after the crash: ${describeDisk(state.disk!)}.`;
+  return { kind: "crash-in-call", old: w.old, call: w.call, trace: w.trace, cut, start: w.start, disk: state.disk! };
+}
+
+/** crashSetting's crash state in words, for a story told as text. */
+export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
+  return settingWords(await crashSetting(box, w, cut, opts));
 }
 
 /** The picture of a crash at `cut` in the window `w`, checked against the listing `disk` of what it left. */

@@ -1,7 +1,8 @@
 // phase1.round-trip: what was written loads back deep-equal, right away and after a restart,
 // and a sequence of writes loads the last one.
 import fc from "fast-check";
-import { checkLoad, checkWrite, load, restart, unfinishedNote, write } from "../../grading/calls.js";
+import { load, loadWrong, restart, returnedUnfinished, write, writeWrong } from "../../grading/calls.js";
+import type { Finding } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, LARGE_STATE_BYTES, largeState, showState } from "../../grading/states.js";
@@ -13,20 +14,23 @@ export const roundTrip: CheckDefinition = {
     const found = await findCounterexample(
       ctx,
       fc.tuple(jsonState(), jsonState(), jsonState()),
-      async (states) => {
+      async (states): Promise<Finding | null> => {
         const [a, b, c] = states;
         const steps = [write(a), load(), write(b), load(), write(c), load(), restart, load()];
         const { results } = await box.run("checkpoint", { steps });
-        const problem =
-          checkWrite(results[0]!, a) ??
-          checkLoad(results[1]!, [{ label: "the state just written", state: a }]) ??
-          checkWrite(results[2]!, b) ??
-          checkLoad(results[3]!, [{ label: "the second state written", state: b }]) ??
-          checkWrite(results[4]!, c) ??
-          checkLoad(results[5]!, [{ label: "the last state written", state: c }]);
-        if (problem) return `${sequence(states)}\n${problem}${unfinishedNote(steps, results)}`;
-        const afterRestart = checkLoad(results[6]!, [{ label: "the last state written", state: c }]);
-        return afterRestart && `${sequence(states)}\nAfter a restart (a fresh process), ${afterRestart}`;
+        const wrong =
+          writeWrong(results[0]!, a) ??
+          loadWrong(results[1]!, [{ label: "the state just written", state: a }]) ??
+          writeWrong(results[2]!, b) ??
+          loadWrong(results[3]!, [{ label: "the second state written", state: b }]) ??
+          writeWrong(results[4]!, c) ??
+          loadWrong(results[5]!, [{ label: "the last state written", state: c }]);
+        // The states are shown only in a failure's story (one may be a few MiB of JSON).
+        const setting = () => ({ kind: "writes-in-turn", shown: states.map((s) => showState(s, 60)) }) as const;
+        const unfinished = returnedUnfinished(steps, results);
+        if (wrong) return { setting: setting(), wrong, ...(unfinished ? { notes: [unfinished] } : {}) };
+        const afterRestart = loadWrong(results[6]!, [{ label: "the last state written", state: c }]);
+        return afterRestart && { setting: setting(), wrong: { ...afterRestart, when: "after-restart" } };
       },
       {
         numRuns: 30,
@@ -43,7 +47,3 @@ export const roundTrip: CheckDefinition = {
     return ctx.failed(found.story, found.path);
   },
 };
-
-function sequence([a, b, c]: unknown[]): string {
-  return `Wrote ${showState(a, 60)}, then ${showState(b, 60)}, then ${showState(c, 60)}, loading after each write.`;
-}

@@ -9,6 +9,7 @@ import { changesDisk, displayPath } from "../../crash/trace.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { windowPicture, type CrashWindow } from "../phase1/crash-window.js";
 import type { MissingStep, Picture } from "../../contract/picture.js";
+import { callOver } from "../../report/finding-story.js";
 
 /** At most this many points cut per window, each under every policy: as many power cuts as crash/cuts.ts's MAX_CUTS crash states. */
 export const MAX_POWER_POINTS = Math.floor(MAX_CUTS / POWER_POLICIES.length);
@@ -84,7 +85,7 @@ export async function powerStory(box: Sandbox, w: CrashWindow, cut: Cut, end: nu
   const volatile = modelAt(w.trace, cut).volatile();
   return [
     missing ? `${capitalize(missing.words)}.` : "",
-    `${w.setting} ${where}.`,
+    `${callOver(w.old, w.call)} ${where}.`,
     volatile.length ? `Not yet durable at that moment: ${volatile.join("; ")}.` : "",
     `The power cut went this way: ${describePolicy(cut.power!)}.`,
     `On disk after the power cut: ${describeDisk(state.disk!)}.`,

@@ -1,0 +1,82 @@
+// A failure as data, as a check finds it: what the check did, in the task's terms; what came back
+// against what was expected; and what else explains it. The story a student reads is rendered from
+// it (report/finding-story.ts), and so is the cause the report compares (grading/finding-cause.ts):
+// no sentence is made first and read back. Checks move to Findings one at a time; until one has,
+// it tells its story as text, and what that story tells is recorded beside it (grading/told.ts).
+import type { Cut, DiskEntry, Trace } from "../crash/model.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
+
+/** A case's failure: a Finding, or the story of a check that still tells it as text (grading/told.ts records what that tells). */
+export type Failure = string | Finding;
+
+export interface Finding {
+  /** What the check did before what went wrong; none where the failure needs no setting. */
+  setting?: Setting;
+  wrong: Wrong;
+  /** What else explains the failure, after it. */
+  notes?: Note[];
+}
+
+/** What the check did, with what it chose (states are shown as the start of their JSON). */
+export type Setting =
+  /** phase1.round-trip: these states written in turn, a load after each. */
+  | { kind: "writes-in-turn"; shown: string[] }
+  /** phase1.absent: a load of a path in `where` ("an empty folder"), where nothing was ever written. */
+  | { kind: "nothing-written"; where: string }
+  | CrashInCall;
+
+/**
+ * phase1.crash-safety: the call `call` (as shown), over the old checkpoint `old` (shown; null for
+ * none), killed at `cut` of its recorded `trace` (its own calls begin at `start`), which left `disk`.
+ */
+export interface CrashInCall {
+  kind: "crash-in-call";
+  old: string | null;
+  call: string;
+  trace: Trace;
+  cut: Cut;
+  start: number;
+  disk: DiskEntry[];
+}
+
+/** What came back, against what was expected. */
+export type Wrong = CallWrong | SandboxWrong;
+
+/**
+ * A call that did not do what was expected. `expected`: the states a load may return (one of
+ * them); none for a call that was to return normally.
+ */
+export interface CallWrong {
+  kind: "call";
+  call: CallMade;
+  expected?: ExpectedState[];
+  /** Made by a fresh process: after a restart with nothing crashed, or on the restart after a crash. */
+  when?: "after-restart" | "on-restart";
+}
+
+/**
+ * The process running the target's code met a limit or died. `said`: the sandbox's words for it
+ * ("ran out of memory (...)"); `outcome`: the same for every submission that meets it.
+ */
+export interface SandboxWrong {
+  kind: "sandbox";
+  said: string;
+  outcome: string;
+}
+
+/** A call of the target's: its function, the call as a story shows it (with its arguments), and what it did. */
+export interface CallMade {
+  fn: string;
+  shown: string;
+  result: CallResult;
+}
+
+/** A state a call may return: its label ("the state just written"; "" for none) and its JSON as shown. */
+export interface ExpectedState {
+  label: string;
+  shown: string;
+}
+
+export type Note =
+  /** The call `fn` returned while file-system calls it started were still to run. */
+  { kind: "returned-unfinished"; fn: string };

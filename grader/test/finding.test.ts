@@ -1,0 +1,86 @@
+// A check that returns a Finding gets from it the story and the cause that a check telling the
+// same failure as text gets from its words and the record they leave (told.ts): the same
+// sentence, the same errors, the same outcome. Checks move to Findings one at a time; this is
+// what keeps their students' reports the same as they do.
+import { describe, expect, test } from "vitest";
+import { checkLoad, checkWrite, loadWrong, writeWrong } from "../grading/calls.js";
+import { causeOf } from "../grading/finding-cause.js";
+import { judgedOutcome, nothingTold, recordingTold } from "../grading/told.js";
+import { storyOf, wrongWords } from "../report/finding-story.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
+import { stateDigest } from "../../lab/canonical.js";
+
+const threw = (message: string, { name = "Error", code, frames }: { name?: string; code?: string; frames?: string[] } = {}): CallResult => ({ status: "threw", error: { name, message, ...(code ? { code } : {}), notImplemented: false, ...(frames ? { frames } : {}) } });
+const returned = (preview: string, { isNull = false } = {}): CallResult => ({ status: "returned", value: { preview, digest: preview === "undefined" ? null : `d-${preview}`, isNull } });
+
+/** One of every kind of outcome a call can have, each with what it did. */
+const RESULTS: [string, CallResult][] = [
+  ["returned null", returned("null", { isNull: true })],
+  ["returned an object", returned('{"step":1}')],
+  ["returned undefined", returned("undefined")],
+  ["threw a SyntaxError with a position, in the student's code", threw("Unexpected end of JSON input at position 12", { name: "SyntaxError", frames: ["loadCheckpoint (checkpoint.ts:9:3)"] })],
+  ["threw an error with a code", threw("no space left on device", { code: "ENOSPC" })],
+  ["is not implemented yet", { status: "threw", error: { name: "Error", message: "not implemented yet", notImplemented: true } }],
+  ["ended the process", { status: "exited", detail: "exited with code 3" }],
+  ["is missing", { status: "missing", detail: "is missing from checkpoint.ts (it exports nothing by that name)" }],
+  ["did not return", { status: "timed-out", detail: "did not return within 5 s" }],
+  ["is in a file that did not finish loading", { status: "timed-out", detail: "did not finish loading within 5 s", importing: true }],
+  ["was never called", { status: "timed-out", detail: "was never called", skippedAfter: "atomicCheckpoint did not return within 5 s" }],
+  ["is in a file that threw while loading", { status: "import-failed", error: { name: "TypeError", message: "x is not a function", notImplemented: false } }],
+];
+
+/** What a story told as text gives: its words, and the errors and outcome its telling recorded. */
+function toldAsText(tell: () => string | null) {
+  const told = nothingTold();
+  const words = recordingTold(told, tell);
+  return { words, errors: told.errors, outcome: judgedOutcome(told) };
+}
+
+describe("a call's finding, against the same failure told as text", () => {
+  test.each(RESULTS)("a load that %s: the same words, errors and outcome", (_, r) => {
+    const allowed = [{ label: "the state just written", state: { step: 2 } }, { label: "", state: null }];
+    const text = toldAsText(() => checkLoad(r, allowed, { name: "loadCheckpoint(checkpoint.json)" }));
+    const wrong = loadWrong(r, allowed, { name: "loadCheckpoint(checkpoint.json)" });
+    expect(text.words).not.toBeNull();
+    expect(wrongWords(wrong!)).toBe(text.words);
+    expect(causeOf({ wrong: wrong! })).toEqual({ ...(text.errors.length > 0 ? { errors: text.errors } : {}), outcome: text.outcome });
+  });
+
+  test.each(RESULTS.filter(([, r]) => r.status !== "returned"))("a write that %s: the same words, errors and outcome", (_, r) => {
+    const text = toldAsText(() => checkWrite(r, { step: 2, notes: ["a"] }));
+    const wrong = writeWrong(r, { step: 2, notes: ["a"] });
+    expect(wrongWords(wrong!)).toBe(text.words);
+    expect(causeOf({ wrong: wrong! })).toEqual({ ...(text.errors.length > 0 ? { errors: text.errors } : {}), outcome: text.outcome });
+  });
+
+  test("a load that returned an allowed state, and a write that returned, are no finding", () => {
+    const nullLoaded: CallResult = { status: "returned", value: { preview: "null", digest: stateDigest(null), isNull: true } };
+    expect(loadWrong(nullLoaded, [{ label: "the state just written", state: [1] }, { label: "", state: null }])).toBeNull();
+    expect(loadWrong(nullLoaded, [{ label: "the state just written", state: [1] }])).not.toBeNull();
+    expect(writeWrong(returned("undefined"), 1)).toBeNull();
+  });
+});
+
+describe("a finding's story", () => {
+  const wrong = loadWrong(returned("null", { isNull: true }), [{ label: "the last state written", state: [1] }])!;
+
+  test("is its setting, then what came back against what was expected, then each note, a line each", () => {
+    const story = storyOf({ setting: { kind: "writes-in-turn", shown: ["null", "{}", "[1]"] }, wrong, notes: [{ kind: "returned-unfinished", fn: "atomicCheckpoint" }] });
+    expect(story.split("\n")).toEqual([
+      "Wrote null, then {}, then [1], loading after each write.",
+      "loadCheckpoint returned null; expected the last state written [1]",
+      "atomicCheckpoint returned before the file-system calls it started had run (fs.promises, callbacks or a stream it did not wait for): they ran after it returned, so a load right after it did not see them.",
+    ]);
+  });
+
+  test("says a call a fresh process made was made after a restart", () => {
+    expect(storyOf({ wrong: { ...wrong, when: "after-restart" } })).toBe("After a restart (a fresh process), loadCheckpoint returned null; expected the last state written [1]");
+  });
+
+  test("of a sandbox failure ends with a full stop unless its words end a sentence or a bracket, and its cause is its outcome alone", () => {
+    const sandbox = (said: string) => ({ wrong: { kind: "sandbox", said, outcome: "the process running your code ran out of memory" } as const });
+    expect(storyOf(sandbox("ran out of memory"))).toBe("The process running your code ran out of memory.");
+    expect(storyOf(sandbox("ran out of memory (384 MiB)"))).toBe("The process running your code ran out of memory (384 MiB)");
+    expect(causeOf(sandbox("ran out of memory"))).toEqual({ outcome: "the process running your code ran out of memory" });
+  });
+});
