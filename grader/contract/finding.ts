@@ -50,9 +50,23 @@ export interface CallWrong {
   kind: "call";
   call: CallMade;
   expected?: ExpectedState[];
-  /** Made by a fresh process: after a restart with nothing crashed, or on the restart after a crash. */
-  when?: "after-restart" | "on-restart";
+  /** When the call was made, where that is not the setting's own moment. */
+  when?: CallWhen;
 }
+
+/**
+ * When a call was made: by a fresh process after a restart with nothing crashed; on the restart
+ * after a crash; or by the process that recovered from a crash, which went on to write another
+ * state (`wrote`, shown) and then again the one it was writing when it crashed (`again`), and got
+ * as far as the step `reached` (phase1.stale-temp).
+ */
+export type CallWhen =
+  | { kind: "after-restart" }
+  | { kind: "on-restart" }
+  | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string };
+
+/** How far the recovering process got: the step of its call that went wrong. */
+export type RecoveryStep = "write-new" | "load-new" | "write-again" | "load-again" | "load-after-restart";
 
 /**
  * The process running the target's code met a limit or died. `said`: the sandbox's words for it

@@ -1,6 +1,6 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { Finding, Setting, Wrong } from "../contract/finding.js";
+import type { CallWhen, Finding, Setting, Wrong } from "../contract/finding.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, returnedUnfinishedWords } from "./call-words.js";
 
@@ -35,14 +35,42 @@ export function wrongWords(wrong: Wrong): string {
     case "call": {
       const words = callWords(wrong.call);
       const expected = wrong.expected && `${words}; expected ${wrong.expected.map((e) => `${e.label ? `${e.label} ` : ""}${e.shown}`).join(" or ")}`;
-      const said = expected ?? words;
-      if (wrong.when === "after-restart") return `After a restart (a fresh process), ${said}`;
-      return wrong.when === "on-restart" ? `On restart, ${said}.` : said;
+      return wrong.when ? madeWhen(wrong.when, expected ?? words) : (expected ?? words);
     }
     case "sandbox": {
       const text = `The process running your code ${wrong.said}`;
       return /[.?!)]$/.test(text) ? text : `${text}.`;
     }
+  }
+}
+
+/** `said` of a call, with when it was made. */
+function madeWhen(when: CallWhen, said: string): string {
+  switch (when.kind) {
+    case "after-restart":
+      return `After a restart (a fresh process), ${said}`;
+    case "on-restart":
+      return `On restart, ${said}.`;
+    case "recovering":
+      return `The next process (with the same process id, as a restarted container gets) loaded, ${recoveredSoFar(when)}: ${said}.`;
+  }
+}
+
+/** What the recovering process did, up to the call that went wrong: only what happened is told as done. */
+function recoveredSoFar({ reached, wrote, again }: Extract<CallWhen, { kind: "recovering" }>): string {
+  const wroteNew = `wrote ${wrote}`;
+  const rewrote = `wrote again the state it was writing when it crashed, ${again}`;
+  switch (reached) {
+    case "write-new":
+      return "then tried to write a new state";
+    case "load-new":
+      return `${wroteNew}, then loaded it back`;
+    case "write-again":
+      return `${wroteNew} and loaded it back, then tried to write again the state it was writing when it crashed`;
+    case "load-again":
+      return `${wroteNew} and loaded it back, ${rewrote}, then loaded it back`;
+    case "load-after-restart":
+      return `${wroteNew}, ${rewrote}, and loaded each back; after a further restart`;
   }
 }
 

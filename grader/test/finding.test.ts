@@ -8,6 +8,7 @@ import { causeOf } from "../grading/finding-cause.js";
 import { judgedOutcome, nothingTold, recordingTold } from "../grading/told.js";
 import { storyOf, wrongWords } from "../report/finding-story.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
+import type { RecoveryStep } from "../contract/finding.js";
 import { stateDigest } from "../../lab/canonical.js";
 
 const threw = (message: string, { name = "Error", code, frames }: { name?: string; code?: string; frames?: string[] } = {}): CallResult => ({ status: "threw", error: { name, message, ...(code ? { code } : {}), notImplemented: false, ...(frames ? { frames } : {}) } });
@@ -74,7 +75,18 @@ describe("a finding's story", () => {
   });
 
   test("says a call a fresh process made was made after a restart", () => {
-    expect(storyOf({ wrong: { ...wrong, when: "after-restart" } })).toBe("After a restart (a fresh process), loadCheckpoint returned null; expected the last state written [1]");
+    expect(storyOf({ wrong: { ...wrong, when: { kind: "after-restart" } } })).toBe("After a restart (a fresh process), loadCheckpoint returned null; expected the last state written [1]");
+  });
+
+  test("of a call the process recovering from a crash made tells only what that process had done before it, as far as it got", () => {
+    const told = (reached: RecoveryStep) => storyOf({ wrong: { ...wrong, when: { kind: "recovering", reached, wrote: "{\"step\":3}", again: "{\"step\":2}" } } });
+    const lead = "The next process (with the same process id, as a restarted container gets) loaded, ";
+    const said = ": loadCheckpoint returned null; expected the last state written [1].";
+    expect(told("write-new")).toBe(`${lead}then tried to write a new state${said}`);
+    expect(told("load-new")).toBe(`${lead}wrote {"step":3}, then loaded it back${said}`);
+    expect(told("write-again")).toBe(`${lead}wrote {"step":3} and loaded it back, then tried to write again the state it was writing when it crashed${said}`);
+    expect(told("load-again")).toBe(`${lead}wrote {"step":3} and loaded it back, wrote again the state it was writing when it crashed, {"step":2}, then loaded it back${said}`);
+    expect(told("load-after-restart")).toBe(`${lead}wrote {"step":3}, wrote again the state it was writing when it crashed, {"step":2}, and loaded each back; after a further restart${said}`);
   });
 
   test("of a sandbox failure ends with a full stop unless its words end a sentence or a bracket, and its cause is its outcome alone", () => {

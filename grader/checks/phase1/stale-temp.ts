@@ -1,14 +1,15 @@
 // phase1.stale-temp: whatever a crash inside atomicCheckpoint left behind (a temp file, a torn
 // one), the next process can write the same state again, then a new one, and load each back.
 import fc from "fast-check";
-import { checkLoad, checkWrite, load, restart, write } from "../../grading/calls.js";
+import { load, loadWrong, restart, write, writeWrong } from "../../grading/calls.js";
+import type { CallWrong, Failure, RecoveryStep } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState, showState } from "../../grading/states.js";
 import { quotedNamesNormalised } from "../../crash/names.js";
 import { MAX_CUTS } from "../../crash/cuts.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
-import { NONE, crashStory, crashedPid, recordWindow, type OldState } from "./crash-window.js";
+import { NONE, crashSetting, crashedPid, recordWindow, type OldState } from "./crash-window.js";
 
 export const staleTemp: CheckDefinition = {
   id: "phase1.stale-temp",
@@ -17,7 +18,7 @@ export const staleTemp: CheckDefinition = {
     const found = await findCounterexample(
       ctx,
       fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState(), after: jsonState() }),
-      async ({ old, next, after }) => {
+      async ({ old, next, after }): Promise<Failure | null> => {
         // Each crash state's next process writes twice and loads four times: a quarter of
         // phase1.crash-safety's crash states per write keeps a save of many small pieces in time.
         const w = await recordWindow(box, old, next, [], { maxCuts: MAX_CUTS / 4 });
@@ -31,18 +32,19 @@ export const staleTemp: CheckDefinition = {
           const results = outcome.results.map(sameNames);
           const first = [{ label: "the state just written", state: after }];
           const again = [{ label: "the state just written", state: next }];
-          // What the next process did, up to the call that went wrong: only what happened is told as done.
-          const wrote = `wrote ${showState(after, 60)}`;
-          const rewrote = `wrote again the state it was writing when it crashed, ${showState(next, 60)}`;
-          const problem =
-            tell(checkWrite(results[1]!, after), "then tried to write a new state") ??
-            tell(checkLoad(results[2]!, first), `${wrote}, then loaded it back`) ??
-            tell(checkWrite(results[3]!, next), `${wrote} and loaded it back, then tried to write again the state it was writing when it crashed`) ??
-            tell(checkLoad(results[4]!, again), `${wrote} and loaded it back, ${rewrote}, then loaded it back`) ??
-            tell(checkLoad(results[5]!, again), `${wrote}, ${rewrote}, and loaded each back; after a further restart`);
-          if (problem) {
-            const story = await crashStory(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) });
-            return `${story}\nThe next process (with the same process id, as a restarted container gets) loaded, ${problem}.`;
+          // The calls of the next process, each judged in turn: the first that went wrong is told, with how far it got.
+          const judged: [RecoveryStep, () => CallWrong | null][] = [
+            ["write-new", () => writeWrong(results[1]!, after)],
+            ["load-new", () => loadWrong(results[2]!, first)],
+            ["write-again", () => writeWrong(results[3]!, next)],
+            ["load-again", () => loadWrong(results[4]!, again)],
+            ["load-after-restart", () => loadWrong(results[5]!, again)],
+          ];
+          for (const [reached, judge] of judged) {
+            const wrong = judge();
+            if (!wrong) continue;
+            const setting = await crashSetting(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) });
+            return { setting, wrong: { ...wrong, when: { kind: "recovering", reached, wrote: showState(after, 60), again: showState(next, 60) } } };
           }
         }
         return null;
@@ -61,9 +63,4 @@ export const staleTemp: CheckDefinition = {
  */
 function sameNames(r: CallResult): CallResult {
   return r.status === "threw" ? { ...r, error: { ...r.error, message: quotedNamesNormalised(r.error.message) } } : r;
-}
-
-/** "<what it did>: <problem>", or null when there is no problem. */
-function tell(problem: string | null, before: string): string | null {
-  return problem === null ? null : `${before}: ${problem}`;
 }
