@@ -70,12 +70,16 @@ async function main(): Promise<number> {
   const work = values.keep ? path.resolve(values.keep) : fs.mkdtempSync(path.join(os.tmpdir(), "compare-reports-"));
   fs.mkdirSync(work, { recursive: true });
   const earlier = await checkoutGrader(work, values.against);
-  // Stopped (Ctrl-C), it leaves no checkout of the earlier grader behind (grades in flight end with it).
-  const stop = () => void earlier.remove().finally(() => {
-    if (!values.keep) fs.rmSync(work, { recursive: true, force: true });
-    process.exit(130);
-  });
-  process.once("SIGINT", stop).once("SIGTERM", stop);
+  // Stopped (Ctrl-C) or done, it leaves no checkout of the earlier grader behind: one removal, which
+  // both wait on (grades in flight end with the signal, and the run then ends on its own too).
+  let removal: Promise<void> | undefined;
+  const cleanUp = () =>
+    (removal ??= earlier.remove().catch((error: unknown) => console.error(`compare-reports: could not remove the earlier grader's checkout: ${(error as Error)?.message ?? error}`)).then(() => {
+      if (!values.keep) fs.rmSync(work, { recursive: true, force: true });
+    }));
+  // `on`, not `once`: a process left with no listener of its own is ended by the signal at once
+  // (execa's clean-up raises it again), before the removal is done.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
   let differ = 0;
   try {
     const list = submissions(values.group, rubricWithLimits(work, { callMs: HOSTILE_LIMITS.callMs, processMs: HOSTILE_LIMITS.processMs }));
@@ -111,8 +115,7 @@ async function main(): Promise<number> {
     await Promise.all(Array.from({ length: jobs }, one));
     console.log(differ === 0 ? `Every report is the same.` : `${differ} of ${list.length} reports differ.`);
   } finally {
-    await earlier.remove();
-    if (!values.keep) fs.rmSync(work, { recursive: true, force: true });
+    await cleanUp();
   }
   return differ === 0 ? 0 : 1;
 }
