@@ -4,6 +4,7 @@
 // no sentence is made first and read back. Checks move to Findings one at a time; until one has,
 // it tells its story as text, and what that story tells is recorded beside it (grading/told.ts).
 import type { Cut, DiskEntry, Trace } from "../crash/model.js";
+import type { Torn } from "../sandbox/messages/process.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 
 /** A case's failure: a Finding, or the story of a check that still tells it as text (grading/told.ts records what that tells). */
@@ -23,7 +24,23 @@ export type Setting =
   | { kind: "writes-in-turn"; shown: string[] }
   /** phase1.absent: a load of a path in `where` ("an empty folder"), where nothing was ever written. */
   | { kind: "nothing-written"; where: string }
-  | CrashInCall;
+  | CrashInCall
+  | KilledProcesses;
+
+/**
+ * phase1.killed-process: real processes in turn over one folder. Process 1 writes the old
+ * checkpoint `old`; process 2 saves `next` and is killed with SIGKILL in its first write (`torn`:
+ * where, once it was; its file named as the story names it); process 3 loads; process 4 writes
+ * `after` and loads it; process 5 loads. `at`: the step whose failure is told (the wrong frames it).
+ */
+export interface KilledProcesses {
+  kind: "killed-processes";
+  at: "write-old" | "kill-in-write" | "load-after-kill" | "write-new" | "load-new" | "load-in-next";
+  old: string;
+  next: string;
+  after: string;
+  torn: (Torn & { shownFile: string }) | null;
+}
 
 /**
  * phase1.crash-safety: the call `call` (as shown), over the old checkpoint `old` (shown; null for
@@ -40,7 +57,7 @@ export interface CrashInCall {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill;
 
 /**
  * A call that did not do what was expected. `expected`: the states a load may return (one of
@@ -76,6 +93,21 @@ export interface SandboxWrong {
   kind: "sandbox";
   said: string;
   outcome: string;
+}
+
+/**
+ * A real process of the target's did not finish its calls. `said`: the supervisor's words for why
+ * ("the process did not finish within 20 s ..."); `outcome`: the same for every submission.
+ */
+export interface ProcessWrong {
+  kind: "process";
+  said: string;
+  outcome: string;
+}
+
+/** A save that was to be killed in its first write returned having written no bytes, through Node's fs or a program it ran. */
+export interface NoWriteToKill {
+  kind: "no-write-to-kill";
 }
 
 /** A call of the target's: its function, the call as a story shows it (with its arguments), and what it did. */

@@ -7,7 +7,7 @@ import type { TargetError } from "../contract/verdict.js";
 import { formatSeconds } from "../sandbox/messages/limits.js";
 import { showState, type JsonState } from "./states.js";
 import { toldError, toldOutcome } from "./told.js";
-import type { CallMade, CallWrong, Note } from "../contract/finding.js";
+import type { CallMade, CallWrong, Note, ProcessWrong } from "../contract/finding.js";
 import { callLead, callOutcome, callWords, fileOf, returnedUnfinishedWords } from "../report/call-words.js";
 import { wrongWords } from "../report/finding-story.js";
 import { unfinished, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
@@ -90,14 +90,22 @@ export function namedFile(call: string, r: CallResult): string | undefined {
   return r.status === "missing" || r.status === "import-failed" || (r.status === "timed-out" && r.importing && !r.skippedAfter) ? fileOf(call) : undefined;
 }
 
-/** What kept a real process from finishing `calls` (process-client.ts's words: "the process did not finish within 20 s ..."), or null; its outcome told (told.ts). */
+/** What kept a real process from finishing `calls`, as a finding's wrong (process-client.ts's words: "the process did not finish within 20 s ..."), or null. */
+export function processWrong(p: ProcessOutcome, calls?: string): ProcessWrong | null {
+  const said = unfinished(p, calls);
+  if (said === null) return null;
+  const outcome = p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished";
+  return { kind: "process", said, outcome };
+}
+
+/** processWrong's words, for a story told as text, or null; its outcome told (told.ts). */
 export function unfinishedProcess(p: ProcessOutcome, calls?: string): string | null {
-  const words = unfinished(p, calls);
-  if (words === null) return null;
+  const wrong = processWrong(p, calls);
+  if (wrong === null) return null;
   // A picture says a process that ran out of time without the guess at why that follows.
-  const says = p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : words;
-  toldOutcome(p.timedOut ? "the process did not finish within its time limit" : p.signal ? `the process was killed by ${p.signal}` : p.results ? "the process died" : "the process exited before its calls finished", { judged: true, place: { says } });
-  return words;
+  const says = p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : wrong.said;
+  toldOutcome(wrong.outcome, { judged: true, place: { says } });
+  return wrong.said;
 }
 
 /** A call's outcome where a story says what was expected instead: the outcome the failure comes down to (told.ts). */

@@ -14,6 +14,9 @@ export function causeOf({ wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
       return { ...(error ? { errors: [error] } : {}), outcome: callOutcome(wrong.call.fn, r) };
     }
     case "sandbox":
+    case "process":
       return { outcome: wrong.outcome };
+    case "no-write-to-kill":
+      return { outcome: "atomicCheckpoint wrote no bytes to be killed in" };
   }
 }

@@ -1,12 +1,12 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { CallWhen, Finding, Setting, Wrong } from "../contract/finding.js";
+import type { CallWhen, Finding, KilledProcesses, Setting, Wrong } from "../contract/finding.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, returnedUnfinishedWords } from "./call-words.js";
 
 export function storyOf({ setting, wrong, notes = [] }: Finding): string {
-  const lines = setting ? [settingWords(setting)] : [];
-  lines.push(wrongWords(wrong));
+  const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
+  lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : wrongWords(wrong));
   for (const note of notes) lines.push(returnedUnfinishedWords(note.fn));
   return lines.join("\n");
 }
@@ -17,10 +17,45 @@ export function settingWords(setting: Setting): string {
       return `Wrote ${listed(setting.shown)}, loading after each write.`;
     case "nothing-written":
       return `Called loadCheckpoint on a path in ${setting.where}, where nothing was ever written.`;
+    case "killed-processes":
+      return killedProcessesSoFar(setting);
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
     }
+  }
+}
+
+/** The steps of the killed processes, in order; the first three are told as done once a later one fails. */
+const KILLED_STEPS: KilledProcesses["at"][] = ["write-old", "kill-in-write", "load-after-kill", "write-new", "load-new", "load-in-next"];
+
+/** What the killed processes did before the step whose failure is told, a line each ("" for none). */
+function killedProcessesSoFar({ at, old, next, torn }: KilledProcesses): string {
+  const file = JSON.stringify(torn?.shownFile ?? "a file");
+  const killedWhere = !torn ? "in the middle of its first write."
+    // A SIGKILL ends the process, not the program it is waiting for: that one writes on to its end.
+    : torn.command ? `while ${torn.api} wrote ${file}; the program went on to its end (a SIGKILL stops the process, not the programs it started).`
+    : `in the middle of ${torn.api}(${file}): ${torn.written} of ${torn.of} bytes had reached the file.`;
+  const done = [`Process 1 wrote the old checkpoint ${old}.`, `Process 2 called atomicCheckpoint(path, ${next}) and was killed with SIGKILL ${killedWhere}`, "Process 3 loaded the old checkpoint."];
+  return done.slice(0, KILLED_STEPS.indexOf(at)).join("\n");
+}
+
+/** The failure of the step `at` of the killed processes, framed by what that process was doing. */
+function killedProcessWrong({ at, next, after }: KilledProcesses, wrong: Wrong): string {
+  const said = wrongWords(wrong);
+  switch (at) {
+    case "write-old":
+      return `Process 1 tried to write the old checkpoint: ${said}.`;
+    case "kill-in-write":
+      return `Process 2 called atomicCheckpoint(path, ${next}) to be killed during its first write, but it ${wrong.kind === "no-write-to-kill" ? said : `failed first: ${said}`}.`;
+    case "load-after-kill":
+      return `Process 3 then ${said}.`;
+    case "write-new":
+      return `Process 4 tried to write a new checkpoint over what process 2 left: ${said}.`;
+    case "load-new":
+      return `Process 4 wrote a new checkpoint ${after} over what process 2 left, then loaded it: ${said}.`;
+    case "load-in-next":
+      return `Process 4 wrote ${after}. Process 5 then: ${said}.`;
   }
 }
 
@@ -37,6 +72,10 @@ export function wrongWords(wrong: Wrong): string {
       const expected = wrong.expected && `${words}; expected ${wrong.expected.map((e) => `${e.label ? `${e.label} ` : ""}${e.shown}`).join(" or ")}`;
       return wrong.when ? madeWhen(wrong.when, expected ?? words) : (expected ?? words);
     }
+    case "process":
+      return wrong.said;
+    case "no-write-to-kill":
+      return "finished without writing any bytes, through Node's fs or a program it ran";
     case "sandbox": {
       const text = `The process running your code ${wrong.said}`;
       return /[.?!)]$/.test(text) ? text : `${text}.`;

@@ -8,7 +8,7 @@ import { causeOf } from "../grading/finding-cause.js";
 import { judgedOutcome, nothingTold, recordingTold } from "../grading/told.js";
 import { storyOf, wrongWords } from "../report/finding-story.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
-import type { RecoveryStep } from "../contract/finding.js";
+import type { KilledProcesses, RecoveryStep } from "../contract/finding.js";
 import { stateDigest } from "../../lab/canonical.js";
 
 const threw = (message: string, { name = "Error", code, frames }: { name?: string; code?: string; frames?: string[] } = {}): CallResult => ({ status: "threw", error: { name, message, ...(code ? { code } : {}), notImplemented: false, ...(frames ? { frames } : {}) } });
@@ -87,6 +87,24 @@ describe("a finding's story", () => {
     expect(told("write-again")).toBe(`${lead}wrote {"step":3} and loaded it back, then tried to write again the state it was writing when it crashed${said}`);
     expect(told("load-again")).toBe(`${lead}wrote {"step":3} and loaded it back, wrote again the state it was writing when it crashed, {"step":2}, then loaded it back${said}`);
     expect(told("load-after-restart")).toBe(`${lead}wrote {"step":3}, wrote again the state it was writing when it crashed, {"step":2}, and loaded each back; after a further restart${said}`);
+  });
+
+  test("of killed processes tells what each process did before the step that failed, a line each, and frames the failure by that step", () => {
+    const setting = (at: KilledProcesses["at"]): KilledProcesses => ({ kind: "killed-processes", at, old: "{\"a\":1}", next: "{\"b\":2}", after: "{\"c\":3}", torn: { api: "writeSync", file: "x", shownFile: "checkpoint.json.*.tmp", written: 10, of: 20 } });
+    const process = { kind: "process", said: "the process was killed by SIGSEGV", outcome: "the process was killed by SIGSEGV" } as const;
+    expect(storyOf({ setting: setting("write-old"), wrong: process })).toBe("Process 1 tried to write the old checkpoint: the process was killed by SIGSEGV.");
+    expect(storyOf({ setting: setting("kill-in-write"), wrong: { kind: "no-write-to-kill" } }).split("\n")).toEqual([
+      'Process 1 wrote the old checkpoint {"a":1}.',
+      `Process 2 called atomicCheckpoint(path, {"b":2}) to be killed during its first write, but it finished without writing any bytes, through Node's fs or a program it ran.`,
+    ]);
+    expect(storyOf({ setting: setting("kill-in-write"), wrong: process })).toContain("but it failed first: the process was killed by SIGSEGV.");
+    expect(storyOf({ setting: setting("load-in-next"), wrong }).split("\n")).toEqual([
+      'Process 1 wrote the old checkpoint {"a":1}.',
+      'Process 2 called atomicCheckpoint(path, {"b":2}) and was killed with SIGKILL in the middle of writeSync("checkpoint.json.*.tmp"): 10 of 20 bytes had reached the file.',
+      "Process 3 loaded the old checkpoint.",
+      'Process 4 wrote {"c":3}. Process 5 then: loadCheckpoint returned null; expected the last state written [1].',
+    ]);
+    expect(causeOf({ setting: setting("kill-in-write"), wrong: { kind: "no-write-to-kill" } })).toEqual({ outcome: "atomicCheckpoint wrote no bytes to be killed in" });
   });
 
   test("of a sandbox failure ends with a full stop unless its words end a sentence or a bracket, and its cause is its outcome alone", () => {

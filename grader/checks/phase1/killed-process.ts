@@ -3,8 +3,8 @@
 // runs makes that write, as that program ends); the next one must load the old checkpoint, and
 // then be able to write and load a new one.
 import path from "node:path";
-import { checkLoad, checkWrite, load, unfinishedProcess, write } from "../../grading/calls.js";
-import { toldOutcome } from "../../grading/told.js";
+import { load, loadWrong, processWrong, write, writeWrong } from "../../grading/calls.js";
+import type { KilledProcesses, Wrong } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { normaliseName } from "../../crash/describe.js";
 import { showState, stateOfSize } from "../../grading/states.js";
@@ -27,45 +27,32 @@ export const killedProcess: CheckDefinition = {
         steps,
         kill,
       });
-    const story: string[] = [];
-    const fail = (problem: string) => ctx.failed([...story, problem].join("\n"));
+    const shown = { old: showState(old, 60), next: showState(next, 60), after: showState(after, 60) };
+    let torn: KilledProcesses["torn"] = null;
+    const fail = (at: KilledProcesses["at"], wrong: Wrong) => ctx.failed({ setting: { kind: "killed-processes", at, ...shown, torn }, wrong });
 
     const first = await run([write(old)]);
-    const firstProblem = unfinishedProcess(first) ?? checkWrite(first.results![0]!, old);
-    if (firstProblem) return fail(`Process 1 tried to write the old checkpoint: ${firstProblem}.`);
-    story.push(`Process 1 wrote the old checkpoint ${showState(old, 60)}.`);
+    const firstWrong = processWrong(first) ?? writeWrong(first.results![0]!, old);
+    if (firstWrong) return fail("write-old", firstWrong);
 
     const killed = await run([write(next)], { nthWrite: 1, fraction: 0.5 });
     ctx.countCrashStates(1);
-    if (killed.signal !== "SIGKILL") {
-      const how = unfinishedProcess(killed) ?? (killed.results && checkWrite(killed.results[0]!, next));
-      if (!how) toldOutcome("atomicCheckpoint wrote no bytes to be killed in", { judged: true });
-      return fail(`Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) to be killed during its first write, but it ${how ? `failed first: ${how}` : "finished without writing any bytes, through Node's fs or a program it ran"}.`);
-    }
-    const torn = killed.torn;
-    const file = JSON.stringify(normaliseName(torn?.file ?? "a file", { pids: [killed.pid] }));
-    story.push(
-      `Process 2 called atomicCheckpoint(path, ${showState(next, 60)}) and was killed with SIGKILL ` +
-        (!torn ? "in the middle of its first write."
-          // A SIGKILL ends the process, not the program it is waiting for: that one writes on to its end.
-          : torn.command ? `while ${torn.api} wrote ${file}; the program went on to its end (a SIGKILL stops the process, not the programs it started).`
-          : `in the middle of ${torn.api}(${file}): ${torn.written} of ${torn.of} bytes had reached the file.`),
-    );
+    if (killed.signal !== "SIGKILL") return fail("kill-in-write", processWrong(killed) ?? (killed.results && writeWrong(killed.results[0]!, next)) ?? { kind: "no-write-to-kill" });
+    if (killed.torn) torn = { ...killed.torn, shownFile: normaliseName(killed.torn.file ?? "a file", { pids: [killed.pid] }) };
 
     const third = await run([load()]);
-    const loadProblem = unfinishedProcess(third) ?? checkLoad(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }], { name: "called loadCheckpoint, which" });
-    if (loadProblem) return fail(`Process 3 then ${loadProblem}.`);
-    story.push("Process 3 loaded the old checkpoint.");
+    const recovery = processWrong(third) ?? loadWrong(third.results![0]!, [{ label: "the old checkpoint", state: old }, { label: "the new one", state: next }], { name: "called loadCheckpoint, which" });
+    if (recovery) return fail("load-after-kill", recovery);
 
     const fourth = await run([write(after), load()]);
-    const writeProblem = unfinishedProcess(fourth) ?? checkWrite(fourth.results![0]!, after);
-    if (writeProblem) return fail(`Process 4 tried to write a new checkpoint over what process 2 left: ${writeProblem}.`);
-    const readBack = checkLoad(fourth.results![1]!, [{ label: "the state just written", state: after }]);
-    if (readBack) return fail(`Process 4 wrote a new checkpoint ${showState(after, 60)} over what process 2 left, then loaded it: ${readBack}.`);
+    const overwrite = processWrong(fourth) ?? writeWrong(fourth.results![0]!, after);
+    if (overwrite) return fail("write-new", overwrite);
+    const readBack = loadWrong(fourth.results![1]!, [{ label: "the state just written", state: after }]);
+    if (readBack) return fail("load-new", readBack);
 
     const fifth = await run([load()]);
-    const lastProblem = unfinishedProcess(fifth) ?? checkLoad(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
-    if (lastProblem) return fail(`Process 4 wrote ${showState(after)}. Process 5 then: ${lastProblem}.`);
+    const lastWrong = processWrong(fifth) ?? loadWrong(fifth.results![0]!, [{ label: "what process 4 wrote", state: after }]);
+    if (lastWrong) return fail("load-in-next", lastWrong);
     return ctx.passed();
   },
 };
