@@ -25,7 +25,24 @@ export type Setting =
   /** phase1.absent: a load of a path in `where` ("an empty folder"), where nothing was ever written. */
   | { kind: "nothing-written"; where: string }
   | CrashInCall
+  | PowerCutInCall
   | KilledProcesses;
+
+/**
+ * power-loss.never-torn and power-loss.durable: the call `call` (as shown), over the old checkpoint
+ * `old` (shown; null for none), its power cut at `cut` of its recorded `trace` (its own calls run
+ * from `start` to `end`; a cut at `end` falls right after it returned), which left `disk`.
+ */
+export interface PowerCutInCall {
+  kind: "power-cut-in-call";
+  old: string | null;
+  call: string;
+  trace: Trace;
+  cut: Cut;
+  start: number;
+  end: number;
+  disk: DiskEntry[];
+}
 
 /**
  * phase1.killed-process: real processes in turn over one folder. Process 1 writes the old

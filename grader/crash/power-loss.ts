@@ -15,7 +15,8 @@ import path from "node:path";
 import type { Cut, PowerPolicy, Trace } from "./model.js";
 import { PowerModel, SCENARIO_DIRS } from "./power-model.js";
 import { type FileNode, onDisk, type PowerNode } from "./power-nodes.js";
-import { inScenario } from "./trace.js";
+import { displayPath, inScenario } from "./trace.js";
+import { normaliseName } from "./names.js";
 
 /** The policies a power-loss check tries at each crash point (both kept is a process crash). */
 export const POWER_POLICIES: readonly PowerPolicy[] = [
@@ -113,4 +114,42 @@ export function diskImage(root: string): Map<string, PowerNode> {
   };
   for (const dir of SCENARIO_DIRS) if (fs.existsSync(inScenario(root, `@/${dir}`))) walk(`@/${dir}`);
   return out;
+}
+
+/**
+ * The step the write is missing, judged from its trace between `from` and `to`: the renamed
+ * file's data not fsynced before the rename onto the checkpoint ("data"), or the folder not
+ * fsynced after it ("folder"); in words, and as data.
+ */
+export function missingStep(trace: Trace, from: number, to: number, checkpoint = "@/work/checkpoint.json"): { words: string; step: "data" | "data-flush-ignored" | "folder" } | null {
+  let renameAt = -1;
+  for (let i = from; i < to; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "rename" && e.to === checkpoint) renameAt = i;
+  }
+  if (renameAt === -1) return null;
+  const rename = trace.entries[renameAt] as Extract<Trace["entries"][number], { kind: "rename" }>;
+  const before = modelAt(trace, { at: renameAt }, from);
+  const node = before.nodeAt(rename.from);
+  if (node?.kind === "file" && !node.data.equals(node.synced)) {
+    const unsynced = `the data of ${JSON.stringify(normaliseName(displayPath(rename.from)))} was never fsynced before the rename`;
+    const skippedBy = flushIgnoredOn(trace, from, renameAt, rename.from);
+    return { step: skippedBy ? "data-flush-ignored" : "data", words: skippedBy ? `${unsynced}. On Node ${skippedBy}, writeFileSync with a string and an encoding ignores \`flush: true\` (a bug in Node), so nothing fsynced that file` : unsynced };
+  }
+  const after = modelAt(trace, { at: to }, from);
+  if (!after.entryDurable(checkpoint)) {
+    return { step: "folder", words: `the folder was not fsynced after the rename onto ${JSON.stringify(displayPath(checkpoint))}, so the rename itself may not survive` };
+  }
+  return null;
+}
+
+/** The Node version whose writeFileSync wrote `file` between `from` and `to`, was asked to flush, and made no fsync; null if none did. */
+function flushIgnoredOn(trace: Trace, from: number, to: number, file: string): string | null {
+  const opensOfFile = new Set<number>();
+  for (let i = from; i < to; i++) {
+    const e = trace.entries[i]!;
+    if (e.kind === "open" && e.path === file) opensOfFile.add(e.fd);
+    if (e.kind === "write" && e.flushIgnored && opensOfFile.has(e.fd)) return e.flushIgnored;
+  }
+  return null;
 }

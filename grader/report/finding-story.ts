@@ -1,6 +1,7 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { CallWhen, Finding, KilledProcesses, Setting, Wrong } from "../contract/finding.js";
+import type { CallWhen, Finding, KilledProcesses, PowerCutInCall, Setting, Wrong } from "../contract/finding.js";
+import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, returnedUnfinishedWords } from "./call-words.js";
 
@@ -19,11 +20,30 @@ export function settingWords(setting: Setting): string {
       return `Called loadCheckpoint on a path in ${setting.where}, where nothing was ever written.`;
     case "killed-processes":
       return killedProcessesSoFar(setting);
+    case "power-cut-in-call":
+      return powerCutWords(setting);
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
     }
   }
+}
+
+/**
+ * A power cut in a save: the step the save is missing, when one explains the failure; where the
+ * power failed; what was not yet durable then; how the cut went; and the disk it left.
+ */
+function powerCutWords({ old, call, trace, cut, start, end, disk }: PowerCutInCall): string {
+  const missing = missingStep(trace, start, end);
+  const where = cut.at >= end ? "called, and the power failed right after it returned" : describeCut(trace, cut, start, { call: "atomicCheckpoint", interruption: "interrupted by a power cut" });
+  const volatile = modelAt(trace, cut).volatile();
+  return [
+    missing ? `${missing.words.charAt(0).toUpperCase()}${missing.words.slice(1)}.` : "",
+    `${callOver(old, call)} ${where}.`,
+    volatile.length ? `Not yet durable at that moment: ${volatile.join("; ")}.` : "",
+    `The power cut went this way: ${describePolicy(cut.power!)}.`,
+    `On disk after the power cut: ${describeDisk(disk)}.`,
+  ].filter(Boolean).join("\n");
 }
 
 /** The steps of the killed processes, in order; the first three are told as done once a later one fails. */

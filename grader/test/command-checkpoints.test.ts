@@ -5,7 +5,8 @@
 import { describe, expect, test } from "vitest";
 import { findMark } from "../crash/cuts.js";
 import { NONE, crashStory, recordWindow, type OldState } from "../checks/phase1/crash-window.js";
-import { missingStep, powerCuts } from "../checks/power-loss/power-window.js";
+import { powerCuts } from "../checks/power-loss/power-window.js";
+import { missingStep } from "../crash/power-loss.js";
 import { checkLoad, load } from "../grading/calls.js";
 import type { JsonState } from "../grading/states.js";
 import type { Sandbox } from "../sandbox/supervisor/host-client.js";

@@ -3,24 +3,25 @@
 import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
 import { POWER_POLICIES } from "../../crash/power-loss.js";
-import { checkLoad, load } from "../../grading/calls.js";
+import { load, loadWrong } from "../../grading/calls.js";
+import type { Finding } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState } from "../../grading/states.js";
 import { NONE, judgeWindow, largeStateCase, recordWindow, type CrashWindow, type OldState } from "../phase1/crash-window.js";
-import { powerStory } from "./power-window.js";
+import { powerSetting } from "./power-window.js";
 
 export const durable: CheckDefinition = {
   id: "power-loss.durable",
   async run(ctx) {
     const box = ctx.sandbox();
-    const cutPower = async (w: CrashWindow): Promise<string | null> => {
+    const cutPower = async (w: CrashWindow): Promise<Finding | null> => {
       const end = findMark(w.trace, "return:atomicCheckpoint", w.start) - 1;
       const cuts = POWER_POLICIES.map((policy) => ({ at: end, power: { ...policy, settled: w.start } }));
       const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
       for (const [i, { results }] of outcomes.entries()) {
-        const problem = checkLoad(results[0]!, [{ label: "the new state", state: w.next }]);
-        if (problem) return powerStory(box, w, cuts[i]!, end, problem, { draw: (p) => ctx.draw(p) });
+        const wrong = loadWrong(results[0]!, [{ label: "the new state", state: w.next }]);
+        if (wrong) return { setting: await powerSetting(box, w, cuts[i]!, end, { draw: (p) => ctx.draw(p) }), wrong: { ...wrong, when: { kind: "on-restart" } } };
       }
       return null;
     };

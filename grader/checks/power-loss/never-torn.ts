@@ -3,24 +3,25 @@
 // state or the new one: never an empty file or garbage.
 import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
-import { checkLoad, load } from "../../grading/calls.js";
+import { load, loadWrong } from "../../grading/calls.js";
+import type { Finding } from "../../contract/finding.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { jsonState } from "../../grading/states.js";
 import { NONE, judgeWindow, largeStateCase, recordWindow, type CrashWindow, type OldState } from "../phase1/crash-window.js";
-import { powerCuts, powerStory } from "./power-window.js";
+import { powerCuts, powerSetting } from "./power-window.js";
 
 export const neverTorn: CheckDefinition = {
   id: "power-loss.never-torn",
   async run(ctx) {
     const box = ctx.sandbox();
-    const cutPower = async (w: CrashWindow): Promise<string | null> => {
+    const cutPower = async (w: CrashWindow): Promise<Finding | null> => {
       const end = findMark(w.trace, "return:atomicCheckpoint", w.start) - 1;
       const cuts = powerCuts(w.trace, w.start, end, { maxPoints: w.maxCuts });
       const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
       for (const [i, { results }] of outcomes.entries()) {
-        const problem = checkLoad(results[0]!, w.allowed);
-        if (problem) return powerStory(box, w, cuts[i]!, end, problem, { draw: (p) => ctx.draw(p) });
+        const wrong = loadWrong(results[0]!, w.allowed);
+        if (wrong) return { setting: await powerSetting(box, w, cuts[i]!, end, { draw: (p) => ctx.draw(p) }), wrong: { ...wrong, when: { kind: "on-restart" } } };
       }
       return null;
     };

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { describeDisk } from "../../crash/describe.js";
 import { describePolicy, modelAt, POWER_POLICIES } from "../../crash/power-loss.js";
 import { callRecorder, TMP } from "../support/describe-cut.js";
-import { missingStep } from "../../checks/power-loss/power-window.js";
+import { missingStep } from "../../crash/power-loss.js";
 import { scratchFolder } from "../support/model-fs.js";
 
 const recordCalls = callRecorder(scratchFolder());
