@@ -13,6 +13,8 @@ export type Failure = string | Finding;
 export interface Finding {
   /** What the check did before what went wrong; none where the failure needs no setting. */
   setting?: Setting;
+  /** When what went wrong happened, where that is not the setting's own moment. */
+  when?: When;
   wrong: Wrong;
   /** What else explains the failure, after it. */
   notes?: Note[];
@@ -26,7 +28,36 @@ export type Setting =
   | { kind: "nothing-written"; where: string }
   | CrashInCall
   | PowerCutInCall
-  | KilledProcesses;
+  | KilledProcesses
+  | CrashChain;
+
+/**
+ * phase1.crash-schedules and power-loss.cut-while-recovering: crashes (or power cuts) in a row.
+ * Process 1 wrote the old checkpoint `old` (shown; null: there was none); each link is a later
+ * process and where it was cut; `disk`, what the last cut left, once the last process ran.
+ */
+export interface CrashChain {
+  kind: "crash-chain";
+  old: string | null;
+  links: ChainLink[];
+  disk?: DiskEntry[];
+}
+
+/**
+ * A process of a chain and its cut: its number in the story, its recorded `trace` (its first call
+ * from `start`, its save from `writeStart` to `writeEnd`), the state it saved (shown), and what its
+ * load returned when it loaded first.
+ */
+export interface ChainLink {
+  number: number;
+  trace: Trace;
+  cut: Cut;
+  start: number;
+  writeStart: number;
+  writeEnd: number;
+  state: string;
+  loaded?: CallResult;
+}
 
 /**
  * power-loss.never-torn and power-loss.durable: the call `call` (as shown), over the old checkpoint
@@ -74,7 +105,7 @@ export interface CrashInCall {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls;
 
 /**
  * A call that did not do what was expected. `expected`: the states a load may return (one of
@@ -84,20 +115,20 @@ export interface CallWrong {
   kind: "call";
   call: CallMade;
   expected?: ExpectedState[];
-  /** When the call was made, where that is not the setting's own moment. */
-  when?: CallWhen;
 }
 
 /**
- * When a call was made: by a fresh process after a restart with nothing crashed; on the restart
- * after a crash; or by the process that recovered from a crash, which went on to write another
- * state (`wrote`, shown) and then again the one it was writing when it crashed (`again`), and got
- * as far as the step `reached` (phase1.stale-temp).
+ * When what went wrong happened: in a fresh process after a restart with nothing crashed; on the
+ * restart after a crash; in the process that recovered from a crash, which went on to write
+ * another state (`wrote`, shown) and then again the one it was writing when it crashed (`again`),
+ * and got as far as the step `reached` (phase1.stale-temp); or in process `process` of a chain of
+ * crashes, after what it `did` (a load, then a write of `wrote`, shown).
  */
-export type CallWhen =
+export type When =
   | { kind: "after-restart" }
   | { kind: "on-restart" }
-  | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string };
+  | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string }
+  | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string };
 
 /** How far the recovering process got: the step of its call that went wrong. */
 export type RecoveryStep = "write-new" | "load-new" | "write-again" | "load-again" | "load-after-restart";
@@ -125,6 +156,12 @@ export interface ProcessWrong {
 /** A save that was to be killed in its first write returned having written no bytes, through Node's fs or a program it ran. */
 export interface NoWriteToKill {
   kind: "no-write-to-kill";
+}
+
+/** A process made more file-system calls than the grader records (`limits`: the recorder's limits, in words), so it could not be crashed. */
+export interface TooManyCalls {
+  kind: "too-many-calls";
+  limits: string;
 }
 
 /** A call of the target's: its function, the call as a story shows it (with its arguments), and what it did. */

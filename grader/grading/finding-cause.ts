@@ -1,22 +1,46 @@
 // What a finding comes down to, as the report compares it (contract/verdict.ts's Cause): the
-// errors of the target's it tells and its outcome, made from the Finding's data, as told.ts
-// records them for a story still told as text.
-import type { Finding } from "../contract/finding.js";
-import type { Cause } from "../contract/verdict.js";
+// errors of the target's it tells, in the order told (what went wrong first, then those its
+// setting tells), and its outcome, made from the Finding's data, as told.ts records them for a
+// story still told as text.
+import type { Finding, Setting, Wrong } from "../contract/finding.js";
+import { sameError, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
 import { targetError } from "./calls.js";
 
-export function causeOf({ wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
+export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
+  const errors: TargetError[] = [];
+  for (const e of [...wrongErrors(wrong), ...settingErrors(setting)]) if (!errors.some((t) => sameError(t, e))) errors.push(e);
+  const outcome = outcomeOf(wrong);
+  return { ...(errors.length > 0 ? { errors } : {}), ...(outcome ? { outcome } : {}) };
+}
+
+function outcomeOf(wrong: Wrong): string {
   switch (wrong.kind) {
-    case "call": {
-      const r = wrong.call.result;
-      const error = r.status === "threw" || r.status === "import-failed" ? targetError(r.error) : r.status === "exited" ? { name: "process.exit", message: r.detail } : undefined;
-      return { ...(error ? { errors: [error] } : {}), outcome: callOutcome(wrong.call.fn, r) };
-    }
+    case "call":
+      return callOutcome(wrong.call.fn, wrong.call.result);
     case "sandbox":
     case "process":
-      return { outcome: wrong.outcome };
+      return wrong.outcome;
     case "no-write-to-kill":
-      return { outcome: "atomicCheckpoint wrote no bytes to be killed in" };
+      return "atomicCheckpoint wrote no bytes to be killed in";
+    case "too-many-calls":
+      return "a process made more file-system calls than the grader records";
   }
+}
+
+function wrongErrors(wrong: Wrong): TargetError[] {
+  return wrong.kind === "call" ? errorsOf(wrong.call.result) : [];
+}
+
+/** The errors a setting's words tell: in a chain, what a process's load threw before the save it was cut in. */
+function settingErrors(setting: Setting | undefined): TargetError[] {
+  if (setting?.kind !== "crash-chain") return [];
+  return setting.links.flatMap((l) => (l.loaded && l.cut.at >= l.writeStart ? errorsOf(l.loaded) : []));
+}
+
+/** The error a call threw or printed as it ended the process, if it did. */
+function errorsOf(r: CallResult): TargetError[] {
+  if (r.status === "threw" || r.status === "import-failed") return [targetError(r.error)];
+  return r.status === "exited" ? [{ name: "process.exit", message: r.detail }] : [];
 }

@@ -1,13 +1,13 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { CallWhen, Finding, KilledProcesses, PowerCutInCall, Setting, Wrong } from "../contract/finding.js";
+import type { ChainLink, CrashChain, Finding, KilledProcesses, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, returnedUnfinishedWords } from "./call-words.js";
 
-export function storyOf({ setting, wrong, notes = [] }: Finding): string {
+export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
-  lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : wrongWords(wrong));
+  lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong) : wrongWords(wrong));
   for (const note of notes) lines.push(returnedUnfinishedWords(note.fn));
   return lines.join("\n");
 }
@@ -22,6 +22,8 @@ export function settingWords(setting: Setting): string {
       return killedProcessesSoFar(setting);
     case "power-cut-in-call":
       return powerCutWords(setting);
+    case "crash-chain":
+      return chainWords(setting);
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
@@ -44,6 +46,31 @@ function powerCutWords({ old, call, trace, cut, start, end, disk }: PowerCutInCa
     `The power cut went this way: ${describePolicy(cut.power!)}.`,
     `On disk after the power cut: ${describeDisk(disk)}.`,
   ].filter(Boolean).join("\n");
+}
+
+/** The crashes of a chain, a line each, and what the last one left once the last process ran. */
+function chainWords({ old, links, disk }: CrashChain): string {
+  const lines = [old === null ? "There was no checkpoint yet." : `Process 1 wrote the old checkpoint ${old}.`, ...links.map(crashLine)];
+  if (disk) lines.push(`On disk after ${links.at(-1)?.cut.power ? "the last power cut" : "the last crash"}: ${describeDisk(disk)}.`);
+  return lines.join("\n");
+}
+
+/** "Process 3 called loadCheckpoint, which returned X, then atomicCheckpoint(path, Y), and was killed right after ...". */
+function crashLine(link: ChainLink): string {
+  const inLoad = link.cut.at < link.writeStart;
+  const where = cutWhere(link, inLoad ? link.start : link.writeStart);
+  if (inLoad) return `Process ${link.number} called loadCheckpoint and ${where}.`;
+  const writing = `atomicCheckpoint(path, ${link.state})`;
+  if (!link.loaded) return `Process ${link.number} called ${writing} and ${where}.`;
+  const loaded = link.loaded.status === "returned" ? `loadCheckpoint, which returned ${link.loaded.value.preview},` : `loadCheckpoint (${callWords({ fn: "loadCheckpoint", shown: "it", result: link.loaded })}),`;
+  return `Process ${link.number} called ${loaded} then ${writing}, and ${where}.`;
+}
+
+/** "was killed right after ...", or for a power cut "the power failed right after ... (unsynced data was lost, ...)". */
+function cutWhere({ trace, cut, writeEnd }: ChainLink, from: number): string {
+  if (!cut.power) return `was ${describeCut(trace, cut, from, { call: "it" })}`;
+  const where = cut.at > writeEnd ? "the power failed after it returned" : `was ${describeCut(trace, cut, from, { call: "it", interruption: "interrupted by a power cut" })}`;
+  return `${where} (${describePolicy(cut.power)})`;
 }
 
 /** The steps of the killed processes, in order; the first three are told as done once a later one fails. */
@@ -90,12 +117,14 @@ export function wrongWords(wrong: Wrong): string {
     case "call": {
       const words = callWords(wrong.call);
       const expected = wrong.expected && `${words}; expected ${wrong.expected.map((e) => `${e.label ? `${e.label} ` : ""}${e.shown}`).join(" or ")}`;
-      return wrong.when ? madeWhen(wrong.when, expected ?? words) : (expected ?? words);
+      return expected ?? words;
     }
     case "process":
       return wrong.said;
     case "no-write-to-kill":
       return "finished without writing any bytes, through Node's fs or a program it ran";
+    case "too-many-calls":
+      return `made more file-system calls than the grader records (${wrong.limits})`;
     case "sandbox": {
       const text = `The process running your code ${wrong.said}`;
       return /[.?!)]$/.test(text) ? text : `${text}.`;
@@ -103,8 +132,9 @@ export function wrongWords(wrong: Wrong): string {
   }
 }
 
-/** `said` of a call, with when it was made. */
-function madeWhen(when: CallWhen, said: string): string {
+/** What went wrong, with when it happened. */
+function happenedWhen(when: When, wrong: Wrong): string {
+  const said = wrongWords(wrong);
   switch (when.kind) {
     case "after-restart":
       return `After a restart (a fresh process), ${said}`;
@@ -112,11 +142,14 @@ function madeWhen(when: CallWhen, said: string): string {
       return `On restart, ${said}.`;
     case "recovering":
       return `The next process (with the same process id, as a restarted container gets) loaded, ${recoveredSoFar(when)}: ${said}.`;
+    case "in-chain":
+      if (wrong.kind === "too-many-calls") return `Process ${when.process} made more file-system calls than the grader records (${wrong.limits}).`;
+      return `Process ${when.process} ${when.did === "nothing" ? "then" : when.did === "loaded" ? "loaded, then" : `loaded, wrote ${when.wrote}, then`}: ${said}.`;
   }
 }
 
 /** What the recovering process did, up to the call that went wrong: only what happened is told as done. */
-function recoveredSoFar({ reached, wrote, again }: Extract<CallWhen, { kind: "recovering" }>): string {
+function recoveredSoFar({ reached, wrote, again }: Extract<When, { kind: "recovering" }>): string {
   const wroteNew = `wrote ${wrote}`;
   const rewrote = `wrote again the state it was writing when it crashed, ${again}`;
   switch (reached) {

@@ -3,14 +3,15 @@
 // write, and a write that returned fixes its own.
 import { describe, expect, test } from "vitest";
 import { stateDigest } from "../../lab/canonical.js";
-import { allowedStates, type Recorded } from "../checks/phase1/crash-chain.js";
+import { allowedStates, stopped, type ChainStop, type Recorded } from "../checks/phase1/crash-chain.js";
+import { storyOf } from "../report/finding-story.js";
 import type { Expected } from "../grading/calls.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 
 const returned = (state: unknown): CallResult => ({ status: "returned", value: { digest: stateDigest(state), preview: JSON.stringify(state), isNull: state === null } });
 /** A process whose load (when `loaded`) is entries 1-2, its write entries 4-9, returning at 10. */
 const process3 = (loaded?: CallResult): Recorded => ({ traceId: "t", trace: { entries: [], truncated: false }, start: 1, writeStart: loaded ? 4 : 1, writeEnd: 10, loaded, state: { step: 3 }, number: 3 });
-const states = (allowed: Expected[] | string) => (typeof allowed === "string" ? allowed : allowed.map((a) => a.state));
+const states = (allowed: Expected[] | ChainStop) => (stopped(allowed) ? storyOf(allowed) : allowed.map((a) => a.state));
 const before: Expected[] = [{ label: "the old state", state: { step: 1 } }, { label: "the state process 2 was writing", state: { step: 2 } }];
 
 describe("the states a load may return after a chain of crashes", () => {
@@ -32,7 +33,7 @@ describe("the states a load may return after a chain of crashes", () => {
   });
 
   test("a load that returned a state that could not be there is the process's own failure", () => {
-    expect(allowedStates(process3(returned({ step: 7 })), { at: 6 }, before)).toMatch(/^Process 3 then: loadCheckpoint returned \{"step":7\}; expected the old state/);
+    expect(states(allowedStates(process3(returned({ step: 7 })), { at: 6 }, before))).toMatch(/^Process 3 then: loadCheckpoint returned \{"step":7\}; expected the old state/);
   });
 
   test("a load that gave what this code gives where nothing was written counts as no checkpoint", () => {

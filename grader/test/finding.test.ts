@@ -75,11 +75,11 @@ describe("a finding's story", () => {
   });
 
   test("says a call a fresh process made was made after a restart", () => {
-    expect(storyOf({ wrong: { ...wrong, when: { kind: "after-restart" } } })).toBe("After a restart (a fresh process), loadCheckpoint returned null; expected the last state written [1]");
+    expect(storyOf({ when: { kind: "after-restart" }, wrong })).toBe("After a restart (a fresh process), loadCheckpoint returned null; expected the last state written [1]");
   });
 
   test("of a call the process recovering from a crash made tells only what that process had done before it, as far as it got", () => {
-    const told = (reached: RecoveryStep) => storyOf({ wrong: { ...wrong, when: { kind: "recovering", reached, wrote: "{\"step\":3}", again: "{\"step\":2}" } } });
+    const told = (reached: RecoveryStep) => storyOf({ when: { kind: "recovering", reached, wrote: "{\"step\":3}", again: "{\"step\":2}" }, wrong });
     const lead = "The next process (with the same process id, as a restarted container gets) loaded, ";
     const said = ": loadCheckpoint returned null; expected the last state written [1].";
     expect(told("write-new")).toBe(`${lead}then tried to write a new state${said}`);

@@ -1,17 +1,16 @@
 // What the checks of crashes in a row share (phase1.crash-schedules, and the power cuts of
 // power-loss.cut-while-recovering): the processes of a chain, each recorded on what the crashes
 // before it left; the states a load may return after each crash; the last process's calls and
-// their judgement; and the story, told process by process.
+// their judgement; and the finding, the chain's links as data.
 //
 // What could be there: a killed write may or may not have taken effect, and a load that returned
 // fixes the state until the next write; a write that returned fixes its own. So the states allowed
 // are the last one a load returned or a write completed, and every state of a write killed since.
 import { chainedTrace, type Crashed } from "../../crash/chain.js";
 import { findMark } from "../../crash/cuts.js";
-import { describeCut, describeDisk } from "../../crash/describe.js";
 import type { Cut, DiskEntry, Trace } from "../../crash/model.js";
-import { describePolicy } from "../../crash/power-loss.js";
-import { checkLoad, checkWrite, describeResult, load, write, type Expected } from "../../grading/calls.js";
+import { load, loadWrong, write, writeWrong, type Expected } from "../../grading/calls.js";
+import type { ChainLink, Finding } from "../../contract/finding.js";
 import type { CheckContext } from "../../grading/context.js";
 import { crashPicture } from "../../grading/crash-picture.js";
 import { showState, type JsonState } from "../../grading/states.js";
@@ -60,14 +59,14 @@ export function chainOf(links: readonly Link[]): CrashPoint[] {
 }
 
 /** Records process `number` on what `links` left: it loads (when it loads first), then writes its state. */
-export async function recordRestart(box: Sandbox, links: readonly Link[], restart: Restart, number: number, pid: number | undefined): Promise<Recorded | string> {
+export async function recordRestart(box: Sandbox, links: readonly Link[], restart: Restart, number: number, pid: number | undefined): Promise<Recorded | ChainStop> {
   const steps = restart.loadsFirst ? [load(), write(restart.state)] : [write(restart.state)];
   const run = await box.run("checkpoint", { from: chainOf(links), steps, pid }, { record: true });
   // What the load gave is judged with the crash that follows it (see allowedStates).
   const loaded = restart.loadsFirst ? run.results[0]! : undefined;
-  const problem = checkWrite(run.results.at(-1)!, restart.state);
-  if (problem) return `Process ${number} ${loaded ? "loaded, then" : "then"}: ${problem}.`;
-  if (run.trace!.truncated) return `Process ${number} made more file-system calls than the grader records (${recordLimitsText()}).`;
+  const wrong = writeWrong(run.results.at(-1)!, restart.state);
+  if (wrong) return { when: { kind: "in-chain", process: number, did: loaded ? "loaded" : "nothing" }, wrong };
+  if (run.trace!.truncated) return { when: { kind: "in-chain", process: number, did: "nothing" }, wrong: { kind: "too-many-calls", limits: recordLimitsText() } };
   const trace = run.trace!;
   const start = findMark(trace, `call:${restart.loadsFirst ? "loadCheckpoint" : "atomicCheckpoint"}`);
   const writeStart = findMark(trace, "call:atomicCheckpoint");
@@ -79,14 +78,14 @@ export async function recordRestart(box: Sandbox, links: readonly Link[], restar
  * load, once it returned, fixes one of them; its write, once begun, may have taken effect, and
  * once returned, has. A string when its load returned a state that could not be there.
  */
-export function allowedStates(r: Recorded, cut: Cut, before: Expected[]): Expected[] | string {
+export function allowedStates(r: Recorded, cut: Cut, before: Expected[]): Expected[] | ChainStop {
   const writing = cut.at >= r.writeStart;
   if (writing && cut.at > r.writeEnd) return [{ label: `the state process ${r.number} wrote`, state: r.state }];
   let now = before;
   if (writing && r.loaded) {
-    const problem = checkLoad(r.loaded, before);
-    if (problem) return `Process ${r.number} then: ${problem}.`;
-    now = before.filter((e) => checkLoad(r.loaded!, [e]) === null).map((e) => ({ ...e, label: `the state process ${r.number} loaded` }));
+    const wrong = loadWrong(r.loaded, before);
+    if (wrong) return { when: { kind: "in-chain", process: r.number, did: "nothing" }, wrong };
+    now = before.filter((e) => loadWrong(r.loaded!, [e]) === null).map((e) => ({ ...e, label: `the state process ${r.number} loaded` }));
   }
   return writing ? [...now, { label: `the state process ${r.number} was writing`, state: r.state }] : now;
 }
@@ -97,54 +96,43 @@ export function finalSteps(last: JsonState): ScenarioStep[] {
 }
 
 /** Null when the last process (`number`) loaded an allowed state and wrote and loaded its own; otherwise what went wrong. */
-export function judgeLast(results: CallResult[], allowed: Expected[], last: JsonState, number: number): string | null {
-  const loaded = checkLoad(results[0]!, allowed);
-  if (loaded) return `Process ${number} then: ${loaded}.`;
-  const wrote = checkWrite(results[1]!, last);
-  if (wrote) return `Process ${number} loaded, then: ${wrote}.`;
-  const again = checkLoad(results[2]!, [{ label: "the state it had just written", state: last }]);
-  return again && `Process ${number} loaded, wrote ${showState(last, 60)}, then: ${again}.`;
+export function judgeLast(results: CallResult[], allowed: Expected[], last: JsonState, number: number): ChainStop | null {
+  const loaded = loadWrong(results[0]!, allowed);
+  if (loaded) return { when: { kind: "in-chain", process: number, did: "nothing" }, wrong: loaded };
+  const wrote = writeWrong(results[1]!, last);
+  if (wrote) return { when: { kind: "in-chain", process: number, did: "loaded" }, wrong: wrote };
+  const again = loadWrong(results[2]!, [{ label: "the state it had just written", state: last }]);
+  return again && { when: { kind: "in-chain", process: number, did: "loaded-and-wrote", wrote: showState(last, 60) }, wrong: again };
 }
 
-/** "Process 1 wrote the old checkpoint X." or "There was no checkpoint yet." */
-export function settingLine(old: JsonState | undefined): string {
-  return old === undefined ? "There was no checkpoint yet." : `Process 1 wrote the old checkpoint ${showState(old, 60)}.`;
+/** What went wrong in a process of a chain, with when: the end of the chain's story. */
+export type ChainStop = Required<Pick<Finding, "when" | "wrong">>;
+
+/** Whether a recording or a judgement of a chain stopped it: what went wrong there. */
+export function stopped<T extends object>(x: T | ChainStop): x is ChainStop {
+  return "wrong" in x && "when" in x;
 }
 
-/** The story of a chain that failed at the last process (`problem`), with the picture of the last crash when it can be drawn. */
-export async function chainFailure(ctx: CheckContext, box: Sandbox, setting: string, links: Link[], problem: string): Promise<string> {
+/** The old checkpoint process 1 wrote, as a chain's story shows it; null when there was none. */
+export function oldShown(old: JsonState | undefined): string | null {
+  return old === undefined ? null : showState(old, 60);
+}
+
+/** A chain that failed at the last process, with what the last crash left, and the picture of that crash when it can be drawn. */
+export async function chainFailure(ctx: CheckContext, box: Sandbox, old: string | null, links: Link[], stop: ChainStop): Promise<Finding> {
   const state = await box.run("checkpoint", { from: chainOf(links), steps: [] }, { listDisk: true });
   ctx.draw(() => chainPicture(links, state.disk!));
-  const after = links.at(-1)!.cut.power ? "the last power cut" : "the last crash";
-  return [setting, ...links.map(crashLine), `On disk after ${after}: ${describeDisk(state.disk!)}.`, problem].join("\n");
+  return { setting: { kind: "crash-chain", old, links: links.map(chainLink), disk: state.disk! }, ...stop };
 }
 
-/** A story that ends before the last process ran: the crashes so far, then what went wrong. */
-export function tellChain(setting: string, links: Link[], problem: string): string {
-  return [setting, ...links.map(crashLine), problem].join("\n");
+/** A chain that stopped before its last process ran: the crashes so far, then what went wrong. */
+export function tellChain(old: string | null, links: Link[], stop: ChainStop): Finding {
+  return { setting: { kind: "crash-chain", old, links: links.map(chainLink) }, ...stop };
 }
 
-/** "Process 3 called loadCheckpoint, which returned X, then atomicCheckpoint(path, Y), and was killed right after ...". */
-function crashLine(link: Link): string {
-  const { process: r, cut } = link;
-  const inLoad = cut.at < r.writeStart;
-  const call = inLoad ? "loadCheckpoint" : "atomicCheckpoint";
-  const where = wherePut(r, cut, call);
-  if (inLoad) return `Process ${r.number} called loadCheckpoint and ${where}.`;
-  const writing = `atomicCheckpoint(path, ${showState(r.state, 60)})`;
-  if (!r.loaded) return `Process ${r.number} called ${writing} and ${where}.`;
-  const loaded = r.loaded.status === "returned" ? `loadCheckpoint, which returned ${r.loaded.value.preview},` : `loadCheckpoint (${describeResult("it", r.loaded, { call: "loadCheckpoint" })}),`;
-  return `Process ${r.number} called ${loaded} then ${writing}, and ${where}.`;
-}
-
-/** "was killed right after ...", or for a power cut "the power failed right after ... (unsynced data was lost, ...)". */
-function wherePut(r: Recorded, cut: Cut, call: string): string {
-  const from = call === "loadCheckpoint" ? r.start : r.writeStart;
-  if (!cut.power) return `was ${describeCut(r.trace, cut, from, { call: "it" })}`;
-  const where = cut.at > r.writeEnd
-    ? "the power failed after it returned"
-    : `was ${describeCut(r.trace, cut, from, { call: "it", interruption: "interrupted by a power cut" })}`;
-  return `${where} (${describePolicy(cut.power)})`;
+/** A link of a chain as a finding holds it. */
+function chainLink({ process: r, cut }: Link): ChainLink {
+  return { number: r.number, trace: r.trace, cut, start: r.start, writeStart: r.writeStart, writeEnd: r.writeEnd, state: showState(r.state, 60), ...(r.loaded ? { loaded: r.loaded } : {}) };
 }
 
 /** The last crash drawn as Phase 1 draws one: the calls of the call it fell in, and the folder before and after (process crashes only). */

@@ -18,7 +18,7 @@ export const crashSafety: CheckDefinition = {
       const outcomes = await box.runMany("checkpoint", w.traceId, w.cuts, [load()]);
       for (const [i, { results }] of outcomes.entries()) {
         const wrong = loadWrong(results[0]!, w.allowed);
-        if (wrong) return { setting: await crashSetting(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) }), wrong: { ...wrong, when: { kind: "on-restart" } } };
+        if (wrong) return { setting: await crashSetting(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) }), when: { kind: "on-restart" }, wrong };
       }
       return null;
     };

@@ -9,12 +9,13 @@ import fc from "fast-check";
 import { crashCuts } from "../../crash/cuts.js";
 import type { Cut } from "../../crash/model.js";
 import type { Expected } from "../../grading/calls.js";
+import type { Failure, Finding } from "../../contract/finding.js";
 import type { CheckContext } from "../../grading/context.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState, type JsonState } from "../../grading/states.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { allowedStates, chainFailure, chainOf, finalSteps, firstProcess, judgeLast, recordRestart, settingLine, tellChain, type Link, type Recorded, type Restart } from "./crash-chain.js";
+import { allowedStates, chainFailure, chainOf, finalSteps, firstProcess, judgeLast, recordRestart, oldShown, stopped, tellChain, type Link, type Recorded, type Restart } from "./crash-chain.js";
 import { NONE, crashedPid, recordWindow, type OldState } from "./crash-window.js";
 
 /** Crash points kept per process, by how many crashes in a row: every change to the disk, and points inside its writes up to this many in all. */
@@ -54,18 +55,18 @@ export const crashSchedules: CheckDefinition = {
   },
 };
 
-/** The story of the first combination of crash points of `s` that fails, or null. */
-async function tryChain(ctx: CheckContext, box: Sandbox, s: Schedule): Promise<string | null> {
+/** The first combination of crash points of `s` that fails, or null. */
+async function tryChain(ctx: CheckContext, box: Sandbox, s: Schedule): Promise<Failure | null> {
   const perProcess = CUTS_PER_PROCESS[s.restarts.length + 1]!;
   const w = await recordWindow(box, s.old, s.first, [], { maxCuts: perProcess });
   if (typeof w === "string") return `Could not record a write to crash: ${w}`;
   const pid = crashedPid(w.trace);
-  const setting = settingLine(s.old === NONE ? undefined : s.old);
+  const old = oldShown(s.old === NONE ? undefined : s.old);
   // The old state, or what this code's load gives where nothing was written.
   const start: Expected[] = w.allowed.slice(0, 1);
 
-  /** Tries every crash point of `process` after the crashes `links`, then of each process after it; the first story that fails, or null. */
-  const explore = async (links: Link[], process: Recorded, cuts: Cut[]): Promise<string | null> => {
+  /** Tries every crash point of `process` after the crashes `links`, then of each process after it; the first that fails, or null. */
+  const explore = async (links: Link[], process: Recorded, cuts: Cut[]): Promise<Finding | null> => {
     const before = links.at(-1)?.allowed ?? start;
     const restart = s.restarts[links.length];
     if (!restart) {
@@ -73,18 +74,18 @@ async function tryChain(ctx: CheckContext, box: Sandbox, s: Schedule): Promise<s
       const outcomes = await box.runMany("checkpoint", process.traceId, cuts, finalSteps(s.last), { base: chainOf(links), pid });
       for (const [i, o] of outcomes.entries()) {
         const allowed = allowedStates(process, cuts[i]!, before);
-        if (typeof allowed === "string") return tellChain(setting, links, allowed);
+        if (stopped(allowed)) return tellChain(old, links, allowed);
         const problem = judgeLast(o.results, allowed, s.last, process.number + 1);
-        if (problem) return await chainFailure(ctx, box, setting, [...links, { process, cut: cuts[i]!, allowed }], problem);
+        if (problem) return await chainFailure(ctx, box, old, [...links, { process, cut: cuts[i]!, allowed }], problem);
       }
       return null;
     }
     for (const cut of cuts) {
       const allowed = allowedStates(process, cut, before);
-      if (typeof allowed === "string") return tellChain(setting, links, allowed);
+      if (stopped(allowed)) return tellChain(old, links, allowed);
       const chain = [...links, { process, cut, allowed }];
       const next = await recordRestart(box, chain, restart, process.number + 1, pid);
-      if (typeof next === "string") return tellChain(setting, chain, next);
+      if (stopped(next)) return tellChain(old, chain, next);
       const found = await explore(chain, next, processCuts(next, perProcess));
       if (found) return found;
     }

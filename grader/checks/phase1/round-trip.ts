@@ -30,7 +30,7 @@ export const roundTrip: CheckDefinition = {
         const unfinished = returnedUnfinished(steps, results);
         if (wrong) return { setting: setting(), wrong, ...(unfinished ? { notes: [unfinished] } : {}) };
         const afterRestart = loadWrong(results[6]!, [{ label: "the last state written", state: c }]);
-        return afterRestart && { setting: setting(), wrong: { ...afterRestart, when: { kind: "after-restart" } } };
+        return afterRestart && { setting: setting(), when: { kind: "after-restart" }, wrong: afterRestart };
       },
       {
         numRuns: 30,

@@ -44,7 +44,7 @@ export const staleTemp: CheckDefinition = {
             const wrong = judge();
             if (!wrong) continue;
             const setting = await crashSetting(box, w, w.cuts[i]!, { draw: (p) => ctx.draw(p) });
-            return { setting, wrong: { ...wrong, when: { kind: "recovering", reached, wrote: showState(after, 60), again: showState(next, 60) } } };
+            return { setting, when: { kind: "recovering", reached, wrote: showState(after, 60), again: showState(next, 60) }, wrong };
           }
         }
         return null;

@@ -14,7 +14,8 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState, type JsonState } from "../../grading/states.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
-import { allowedStates, chainFailure, chainOf, finalSteps, firstProcess, judgeLast, recordRestart, settingLine, tellChain, type Link, type Recorded, type Restart } from "../phase1/crash-chain.js";
+import { allowedStates, chainFailure, chainOf, finalSteps, firstProcess, judgeLast, recordRestart, oldShown, stopped, tellChain, type ChainStop, type Link, type Recorded, type Restart } from "../phase1/crash-chain.js";
+import type { Failure } from "../../contract/finding.js";
 import { NONE, crashedPid, recordWindow, type OldState } from "../phase1/crash-window.js";
 import { powerCuts } from "./power-window.js";
 
@@ -47,26 +48,26 @@ export const cutWhileRecovering: CheckDefinition = {
   },
 };
 
-/** The story of the first pair of power cuts of `s` that fails, or null. */
-async function tryPowerChain(ctx: CheckContext, box: Sandbox, s: Schedule): Promise<string | null> {
+/** The first pair of power cuts of `s` that fails, or null. */
+async function tryPowerChain(ctx: CheckContext, box: Sandbox, s: Schedule): Promise<Failure | null> {
   const w = await recordWindow(box, s.old, s.first);
   if (typeof w === "string") return `Could not record a write to cut the power in: ${w}`;
   const pid = crashedPid(w.trace);
   const first = firstProcess(w, s.first);
-  const setting = settingLine(s.old === NONE ? undefined : s.old);
+  const old = oldShown(s.old === NONE ? undefined : s.old);
   const start: Expected[] = w.allowed.slice(0, 1);
   for (const { cut: cut1, image, allowed: allowed1 } of distinct(first, start, new Map())) {
-    if (typeof allowed1 === "string") return tellChain(setting, [], allowed1);
+    if (stopped(allowed1)) return tellChain(old, [], allowed1);
     const link1: Link = { process: first, cut: cut1, allowed: allowed1 };
     const next = await recordRestart(box, [link1], s.restart, 3, pid);
-    if (typeof next === "string") return tellChain(setting, [link1], next);
+    if (stopped(next)) return tellChain(old, [link1], next);
     const cuts2 = distinct(next, link1.allowed, image);
     const outcomes = await box.runMany("checkpoint", next.traceId, cuts2.map((c) => c.cut), finalSteps(s.last), { base: chainOf([link1]), pid });
     for (const [i, o] of outcomes.entries()) {
       const allowed2 = cuts2[i]!.allowed;
-      if (typeof allowed2 === "string") return tellChain(setting, [link1], allowed2);
+      if (stopped(allowed2)) return tellChain(old, [link1], allowed2);
       const problem = judgeLast(o.results, allowed2, s.last, 4);
-      if (problem) return await chainFailure(ctx, box, setting, [link1, { process: next, cut: cuts2[i]!.cut, allowed: allowed2 }], problem);
+      if (problem) return await chainFailure(ctx, box, old, [link1, { process: next, cut: cuts2[i]!.cut, allowed: allowed2 }], problem);
     }
   }
   return null;
@@ -76,14 +77,14 @@ async function tryPowerChain(ctx: CheckContext, box: Sandbox, s: Schedule): Prom
  * The power cuts of process `r` (begun on the disk `base`) under every policy, inside its calls and
  * after its write returned: one per disk they leave and states they allow, the earliest first.
  */
-function distinct(r: Recorded, before: Expected[], base: ReadonlyMap<string, PowerNode>): { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | string }[] {
+function distinct(r: Recorded, before: Expected[], base: ReadonlyMap<string, PowerNode>): { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | ChainStop }[] {
   const after = POWER_POLICIES.map((policy) => ({ at: r.writeEnd + 1, power: { ...policy, settled: r.start } }));
   const seen = new Set<string>();
-  const out: { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | string }[] = [];
+  const out: { cut: Cut; image: Map<string, PowerNode>; allowed: Expected[] | ChainStop }[] = [];
   for (const cut of [...powerCuts(r.trace, r.start, r.writeEnd), ...after]) {
     const image = imageAt(r.trace, cut, base);
     const allowed = allowedStates(r, cut, before);
-    const key = `${imageKey(image)} ${typeof allowed === "string" ? allowed : JSON.stringify(allowed.map((a) => a.state))}`;
+    const key = `${imageKey(image)} ${JSON.stringify(stopped(allowed) ? allowed : allowed.map((a) => a.state))}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ cut, image, allowed });

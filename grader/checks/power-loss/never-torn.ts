@@ -21,7 +21,7 @@ export const neverTorn: CheckDefinition = {
       const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
       for (const [i, { results }] of outcomes.entries()) {
         const wrong = loadWrong(results[0]!, w.allowed);
-        if (wrong) return { setting: await powerSetting(box, w, cuts[i]!, end, { draw: (p) => ctx.draw(p) }), wrong: { ...wrong, when: { kind: "on-restart" } } };
+        if (wrong) return { setting: await powerSetting(box, w, cuts[i]!, end, { draw: (p) => ctx.draw(p) }), when: { kind: "on-restart" }, wrong };
       }
       return null;
     };
