@@ -8,7 +8,7 @@ import { formatSeconds } from "../sandbox/messages/limits.js";
 import { showState, type JsonState } from "./states.js";
 import { toldError, toldOutcome } from "./told.js";
 import type { CallMade, CallWrong, Note, ProcessWrong } from "../contract/finding.js";
-import { callLead, callOutcome, callWords, fileOf, returnedUnfinishedWords } from "../report/call-words.js";
+import { callLead, callOutcome, callWords, fileOf } from "../report/call-words.js";
 import { wrongWords } from "../report/finding-story.js";
 import { unfinished, type ProcessOutcome } from "../sandbox/supervisor/process-client.js";
 
@@ -53,12 +53,6 @@ export function returnedUnfinished(steps: ScenarioStep[], results: CallResult[])
   const calls = steps.filter((s): s is Extract<ScenarioStep, { call: string }> => "call" in s);
   const at = results.findIndex((r) => r.status === "returned" && (r.unfinished ?? 0) > 0);
   return at < 0 || !calls[at] ? undefined : { kind: "returned-unfinished", fn: calls[at].call };
-}
-
-/** returnedUnfinished's note as a line told after a story (with its line break); "" when no call returned unfinished. */
-export function unfinishedNote(steps: ScenarioStep[], results: CallResult[]): string {
-  const note = returnedUnfinished(steps, results);
-  return note ? `\n${returnedUnfinishedWords(note.fn)}` : "";
 }
 
 /** An error the target's code threw, as a failure's cause keeps it: its name, code and message. */

@@ -12,7 +12,7 @@ export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   return lines.join("\n");
 }
 
-export function settingWords(setting: Setting): string {
+function settingWords(setting: Setting): string {
   switch (setting.kind) {
     case "writes-in-turn":
       return `Wrote ${listed(setting.shown)}, loading after each write.`;
@@ -107,7 +107,7 @@ function killedProcessWrong({ at, next, after }: KilledProcesses, wrong: Wrong):
 }
 
 /** "With the old checkpoint {...} on disk, atomicCheckpoint(path, {...}) was": how a crash or a power cut in a save begins (`old` null: no checkpoint). */
-export function callOver(old: string | null, call: string): string {
+function callOver(old: string | null, call: string): string {
   return `${old === null ? "With no checkpoint on disk" : `With the old checkpoint ${old} on disk`}, ${call} was`;
 }
 

@@ -4,10 +4,11 @@
 // checkpoint is torn, with a story that names the command in the target's own words.
 import { describe, expect, test } from "vitest";
 import { findMark } from "../crash/cuts.js";
-import { NONE, crashStory, recordWindow, type OldState } from "../checks/phase1/crash-window.js";
+import { NONE, crashSetting, recordWindow, type OldState } from "../checks/phase1/crash-window.js";
+import { storyOf } from "../report/finding-story.js";
 import { powerCuts } from "../checks/power-loss/power-window.js";
 import { missingStep } from "../crash/power-loss.js";
-import { checkLoad, load } from "../grading/calls.js";
+import { load, loadWrong } from "../grading/calls.js";
 import type { JsonState } from "../grading/states.js";
 import type { Sandbox } from "../sandbox/supervisor/host-client.js";
 import { sandboxOver, scratchHost } from "./support/host.js";
@@ -53,8 +54,8 @@ async function firstTorn(box: Sandbox, old: OldState, next: JsonState, options: 
   const cuts = options.power ? powerCuts(w.trace, w.start, end) : w.cuts;
   const outcomes = await box.runMany("checkpoint", w.traceId, cuts, [load()]);
   for (const [i, { results }] of outcomes.entries()) {
-    const problem = checkLoad(results[0]!, w.allowed);
-    if (problem) return `${await crashStory(box, w, cuts[i]!)}\n${problem}`;
+    const wrong = loadWrong(results[0]!, w.allowed);
+    if (wrong) return storyOf({ setting: await crashSetting(box, w, cuts[i]!), wrong });
   }
   if (options.power) expect(missingStep(w.trace, w.start, end)).toBeNull();
   return null;

@@ -13,7 +13,6 @@ import { crashPicture } from "../../grading/crash-picture.js";
 import type { DiskEntry } from "../../crash/model.js";
 import type { Picture } from "../../contract/picture.js";
 import type { CrashInCall, Failure } from "../../contract/finding.js";
-import { settingWords } from "../../report/finding-story.js";
 
 /** The old state, or NONE when no checkpoint exists before the write. */
 export const NONE = Symbol("no checkpoint");
@@ -99,11 +98,6 @@ export async function crashSetting(box: Sandbox, w: CrashWindow, cut: Cut, opts:
   const state = await box.run("checkpoint", { from: [{ traceId: w.traceId, cut }], steps: [] }, { listDisk: true });
   opts.draw?.(() => windowPicture(w, cut, state.disk!));
   return { kind: "crash-in-call", old: w.old, call: w.call, trace: w.trace, cut, start: w.start, disk: state.disk! };
-}
-
-/** crashSetting's crash state in words, for a story told as text. */
-export async function crashStory(box: Sandbox, w: CrashWindow, cut: Cut, opts: { draw?: (picture: () => Picture | null) => void } = {}): Promise<string> {
-  return settingWords(await crashSetting(box, w, cut, opts));
 }
 
 /** The picture of a crash at `cut` in the window `w`, checked against the listing `disk` of what it left. */
