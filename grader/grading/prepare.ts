@@ -79,7 +79,7 @@ async function prepare(config: GradeConfig, files: DeliverableFiles, { bundles =
       // The deliverable's own story when no variant compiles: the file named as the student typed the target.
       problemOutcome ??= `${file} ${result.problem === "is missing" ? "is missing" : "does not compile"}`;
       if (problem === undefined) ({ story: problem, restore: problemRestore } = wholeFileStory(config, file, result.problem));
-      if (variants.length > 0) untried.push({ label: describe(standIns), problem: why.replace(/"?grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the stand-in $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)") });
+      if (variants.length > 0) untried.push({ label: describe(standIns), problem: withStandIn(why) });
     }
   }
   const ownFilesWork = variants[0]?.label === "";
@@ -104,4 +104,15 @@ function describe(standIns: string[]): string {
   if (standIns.length === 0) return "";
   const files = standIns.map((n) => `${n}.ts`);
   return `with the stand-in ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`}`;
+}
+
+/**
+ * Why a variant with stand-ins did not compile, in the story's words: "with it, runner.ts does not
+ * compile (runner.ts:5:10: No matching export in the stand-in checkpoint.ts ...)". The compiler
+ * names a stand-in by its path from the folder the grade was started in ("grader/stand-ins/x.ts"
+ * from the repository, "../../repo/grader/stand-ins/x.ts" from elsewhere): any such path is the
+ * stand-in's name, wherever the grade started.
+ */
+export function withStandIn(problem: string): string {
+  return problem.replace(/"?[^"\s]*grader\/stand-ins\/([\w.-]+\.ts)"?/g, "the stand-in $1").replace(/^(\S+) does not compile: (.*)$/s, "with it, $1 does not compile ($2)");
 }

@@ -7,7 +7,7 @@ import { dir } from "tmp-promise";
 import { afterEach, describe, expect, test } from "vitest";
 import { SOLUTION_DIR } from "../paths.js";
 import { loadRubric, deliverableModules } from "../rubric.js";
-import { prepareTarget } from "../grading/prepare.js";
+import { prepareTarget, withStandIn } from "../grading/prepare.js";
 import type { GradeConfig } from "../grading/config.js";
 import { bundleTarget } from "../target/bundle.js";
 
@@ -112,5 +112,13 @@ describe("variants of a deliverable", () => {
       fs.closeSync(held);
     }
     expect(fs.readdirSync(path.dirname(out)).filter((f) => f.startsWith("same.cjs"))).toEqual(["same.cjs"]);
+  });
+});
+
+describe("why a variant with stand-ins did not compile, as a story tells it", () => {
+  test("names the stand-in alike whatever folder the grade was started in, with no path to the grader", () => {
+    const error = (from: string) => `runner.ts does not compile: runner.ts:5:10: No matching export in "${from}grader/stand-ins/checkpoint.ts" for import "Checkpointer"`;
+    const told = 'with it, runner.ts does not compile (runner.ts:5:10: No matching export in the stand-in checkpoint.ts for import "Checkpointer")';
+    for (const from of ["", "../../../srv/course/lab/", "../earlier-grader/"]) expect(withStandIn(error(from))).toBe(told);
   });
 });
