@@ -18,14 +18,14 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT, SOLUTION_DIR } from "../paths.js";
 import { readReport } from "../report/read-report.js";
-import { HOSTILE_LIMITS, loadFixtures, rubricWithLimits } from "../test/support/grade.js";
+import { composeTarget, HOSTILE_LIMITS, loadFixtures, rubricWithLimits } from "../test/support/grade.js";
 import { comparableText, firstDifference } from "./compare/difference.js";
 import { checkoutGrader, makePhase1Done } from "./bench/against.js";
 
 /** A submission to grade with both graders: how its folder is made, and the arguments it is graded with. */
 interface Submission {
   name: string;
-  make: (folder: string) => void;
+  make: (folder: string) => unknown;
   args: string[];
 }
 
@@ -44,10 +44,7 @@ function submissions(groups: string[], hostileRubric: string): Submission[] {
   const fixtures = loadFixtures(FIXTURES, groups.length === 0 ? all : groups.filter((g) => all.includes(g))).map((f) => ({
     name: f.name,
     // The reference with the fixture's files on top, as its test grades it.
-    make: (folder: string) => {
-      fs.cpSync(SOLUTION_DIR, folder, { recursive: true });
-      for (const file of fs.readdirSync(f.dir).filter((n) => n.endsWith(".ts"))) fs.copyFileSync(path.join(f.dir, file), path.join(folder, file));
-    },
+    make: (folder: string) => composeTarget(f.dir, { at: folder }),
     args: [...(f.name.startsWith("hostile/") ? ["--rubric", hostileRubric] : []), ...f.only],
   }));
   return [...own.filter((s) => groups.length === 0 || groups.includes(s.name)), ...fixtures];
@@ -90,7 +87,7 @@ async function main(): Promise<number> {
         const [i, s] = next;
         const folder = path.join(work, "targets", s.name.replace(/\//g, "--"));
         fs.rmSync(folder, { recursive: true, force: true });
-        s.make(folder);
+        await s.make(folder);
         const reports = path.join(work, "reports", s.name.replace(/\//g, "--"));
         fs.mkdirSync(reports, { recursive: true });
         // Each grader goes first in every other submission: the second may find the disk's caches warm.
