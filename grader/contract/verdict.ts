@@ -52,6 +52,11 @@ export function sameError(a: TargetError, b: TargetError): boolean {
   return a.name === b.name && a.code === b.code && a.message === b.message;
 }
 
+/** `errors` in order, each once (sameError). */
+export function eachErrorOnce(errors: TargetError[]): TargetError[] {
+  return errors.filter((e, i) => errors.findIndex((f) => sameError(f, e)) === i);
+}
+
 /** What a check test stores in `task.meta.check`. */
 export interface CheckMeta extends Verdict {
   id: string;

@@ -55,6 +55,12 @@ export function returnedUnfinished(steps: ScenarioStep[], results: CallResult[])
   return at < 0 || !calls[at] ? undefined : { kind: "returned-unfinished", fn: calls[at].call };
 }
 
+/** The error a call threw, or printed as it ended the process, as a failure's cause keeps it; none for another outcome. */
+export function callErrors(r: CallResult): TargetError[] {
+  if (r.status === "threw" || r.status === "import-failed") return [targetError(r.error)];
+  return r.status === "exited" ? [{ name: "process.exit", message: r.detail }] : [];
+}
+
 /** An error the target's code threw, as a failure's cause keeps it: its name, code and message. */
 export function targetError(e: ErrorSummary): TargetError {
   return { name: e.name, ...(e.code ? { code: e.code } : {}), message: e.message };
@@ -73,10 +79,8 @@ export function describeResult(name: string, r: CallResult, { call = name }: { c
 
 /** What a call a story describes tells: the error it threw or printed, and its outcome, where a picture marks it (told.ts). */
 function tellCall(made: CallMade): void {
-  const r = made.result;
-  if (r.status === "threw" || r.status === "import-failed") toldError(targetError(r.error));
-  if (r.status === "exited") toldError({ name: "process.exit", message: r.detail });
-  toldOutcome(callOutcome(made.fn, r), { place: { says: callLead(made) } });
+  for (const e of callErrors(made.result)) toldError(e);
+  toldOutcome(callOutcome(made.fn, made.result), { place: { says: callLead(made) } });
 }
 
 /** The file describeResult's words for `r` begin by naming ("runner.ts is missing from ..."), if they do. */

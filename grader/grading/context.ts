@@ -7,7 +7,7 @@ import { runProcess, type ProcessRequest, type ProcessOutcome } from "../sandbox
 import { UserLease } from "../sandbox/identity/target-user.js";
 import { checkCommand, type GradeConfig } from "./config.js";
 import type { Variant } from "./prepare.js";
-import { sameError, type Cause, type Verdict } from "../contract/verdict.js";
+import { eachErrorOnce, type Cause, type Verdict } from "../contract/verdict.js";
 import { storyOf } from "../report/finding-story.js";
 import { causeOf } from "./finding-cause.js";
 import type { Failure } from "../contract/finding.js";
@@ -162,7 +162,7 @@ export class CheckContext {
   failed(failure: Failure, fastCheckPath?: string, cause: Cause = {}): Verdict {
     const picture = this.picture?.();
     const found = typeof failure === "string" ? {} : causeOf(failure);
-    const errors = [...this.told.errors, ...(found.errors ?? []).filter((e) => !this.told.errors.some((t) => sameError(t, e)))];
+    const errors = eachErrorOnce([...this.told.errors, ...(found.errors ?? [])]);
     const outcome = found.outcome ?? judgedOutcome(this.told);
     const told: Cause = { ...(errors.length > 0 ? { errors } : {}), ...(outcome ? { outcome } : {}), ...cause };
     const message = typeof failure === "string" ? failure : storyOf(failure);

@@ -3,16 +3,13 @@
 // setting tells), and its outcome, made from the Finding's data, as told.ts records them for a
 // story still told as text.
 import type { Finding, Setting, Wrong } from "../contract/finding.js";
-import { sameError, type Cause, type TargetError } from "../contract/verdict.js";
+import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
-import type { CallResult } from "../sandbox/messages/scenario.js";
-import { targetError } from "./calls.js";
+import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
-  const errors: TargetError[] = [];
-  for (const e of [...wrongErrors(wrong), ...settingErrors(setting)]) if (!errors.some((t) => sameError(t, e))) errors.push(e);
-  const outcome = outcomeOf(wrong);
-  return { ...(errors.length > 0 ? { errors } : {}), ...(outcome ? { outcome } : {}) };
+  const errors = eachErrorOnce([...(wrong.kind === "call" ? callErrors(wrong.call.result) : []), ...settingErrors(setting)]);
+  return { ...(errors.length > 0 ? { errors } : {}), outcome: outcomeOf(wrong) };
 }
 
 function outcomeOf(wrong: Wrong): string {
@@ -29,18 +26,8 @@ function outcomeOf(wrong: Wrong): string {
   }
 }
 
-function wrongErrors(wrong: Wrong): TargetError[] {
-  return wrong.kind === "call" ? errorsOf(wrong.call.result) : [];
-}
-
 /** The errors a setting's words tell: in a chain, what a process's load threw before the save it was cut in. */
 function settingErrors(setting: Setting | undefined): TargetError[] {
   if (setting?.kind !== "crash-chain") return [];
-  return setting.links.flatMap((l) => (l.loaded && l.cut.at >= l.writeStart ? errorsOf(l.loaded) : []));
-}
-
-/** The error a call threw or printed as it ended the process, if it did. */
-function errorsOf(r: CallResult): TargetError[] {
-  if (r.status === "threw" || r.status === "import-failed") return [targetError(r.error)];
-  return r.status === "exited" ? [{ name: "process.exit", message: r.detail }] : [];
+  return setting.links.flatMap((l) => (l.loaded && l.cut.at >= l.writeStart ? callErrors(l.loaded) : []));
 }

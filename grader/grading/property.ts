@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { SandboxFailure } from "../sandbox/supervisor/host-client.js";
 import type { CheckContext } from "./context.js";
 import { toldOutcome } from "./told.js";
-import type { Failure, Finding } from "../contract/finding.js";
+import type { Failure, Finding, SandboxWrong } from "../contract/finding.js";
 import { wrongWords } from "../report/finding-story.js";
 
 export interface Counterexample<T> {
@@ -83,7 +83,11 @@ export class ReplayDoesNotFit extends Error {
 
 /** A sandbox failure as a Finding: the process running the target's code met a limit or died. */
 export function sandboxFinding(error: SandboxFailure): Finding {
-  return { wrong: { kind: "sandbox", said: error.message, outcome: `the process running your code ${error.outcome}` } };
+  return { wrong: sandboxWrong(error) };
+}
+
+function sandboxWrong(error: SandboxFailure): SandboxWrong {
+  return { kind: "sandbox", said: error.message, outcome: `the process running your code ${error.outcome}` };
 }
 
 /** An exception inside a test: the grader's fault, never a verdict on the target. */
@@ -95,7 +99,7 @@ class GraderBug extends Error {
 
 /** A sandbox failure's words inside a story told as text: "The process running your code ran out of memory ..."; its outcome told (told.ts). */
 export function sandboxStory(error: SandboxFailure): string {
-  const { wrong } = sandboxFinding(error);
-  if (wrong.kind === "sandbox") toldOutcome(wrong.outcome, { judged: true });
+  const wrong = sandboxWrong(error);
+  toldOutcome(wrong.outcome, { judged: true });
   return wrongWords(wrong);
 }

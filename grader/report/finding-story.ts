@@ -15,7 +15,7 @@ export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
 function settingWords(setting: Setting): string {
   switch (setting.kind) {
     case "writes-in-turn":
-      return `Wrote ${listed(setting.shown)}, loading after each write.`;
+      return `Wrote ${setting.shown.join(", then ")}, loading after each write.`;
     case "nothing-written":
       return `Called loadCheckpoint on a path in ${setting.where}, where nothing was ever written.`;
     case "killed-processes":
@@ -143,7 +143,8 @@ function happenedWhen(when: When, wrong: Wrong): string {
     case "recovering":
       return `The next process (with the same process id, as a restarted container gets) loaded, ${recoveredSoFar(when)}: ${said}.`;
     case "in-chain":
-      if (wrong.kind === "too-many-calls") return `Process ${when.process} made more file-system calls than the grader records (${wrong.limits}).`;
+      // A process that made too many calls to record did nothing else worth telling.
+      if (wrong.kind === "too-many-calls") return `Process ${when.process} ${said}.`;
       return `Process ${when.process} ${when.did === "nothing" ? "then" : when.did === "loaded" ? "loaded, then" : `loaded, wrote ${when.wrote}, then`}: ${said}.`;
   }
 }
@@ -164,9 +165,4 @@ function recoveredSoFar({ reached, wrote, again }: Extract<When, { kind: "recove
     case "load-after-restart":
       return `${wroteNew}, ${rewrote}, and loaded each back; after a further restart`;
   }
-}
-
-/** "a, then b, then c". */
-function listed(items: string[]): string {
-  return items.join(", then ");
 }
