@@ -8,6 +8,7 @@ import { expect, test } from "vitest";
 import { quotedNamesNormalised } from "../../crash/names.js";
 import { summarizeError } from "../../sandbox/runtime/target/call.js";
 import { runCause } from "../../checks/concurrency/world-of.js";
+import { scrubPaths } from "../../sandbox/messages/paths.js";
 
 const ROOT = path.join("/", "scenario-root");
 const renameError = (name: string) => Object.assign(new Error(`ENOENT: no such file or directory, rename '${path.join(ROOT, "work", name)}' -> '${path.join(ROOT, "work", "checkpoint.json")}'`), { code: "ENOENT" });
@@ -20,6 +21,13 @@ test("a quoted temp name's process id and random part are hidden, whatever their
 
 test("the sandbox's summary of an error hides the scenario's folders and keeps the names in it as thrown", () => {
   expect(summarizeError(renameError("checkpoint.json.tmp-30829-7e08eb2b"), ROOT)).toMatchObject({ code: "ENOENT", message: "ENOENT: no such file or directory, rename 'checkpoint.json.tmp-30829-7e08eb2b' -> 'checkpoint.json'" });
+});
+
+test("the scenario's paths and a temp name's random hex run are hidden, whether the run is digits alone, letters alone or both", () => {
+  const at = (name: string) => scrubPaths(`openSync opens ${path.join(ROOT, "work", name)} (wx)`, ROOT);
+  for (const random of ["493376207781", "3f9a1c2b7d4e", "deadbeefcafe"]) expect(at(`.checkpoint.json.31965.${random}.tmp`)).toBe("openSync opens .checkpoint.json.31965.*.tmp (wx)");
+  expect(at("checkpoint.json.tmp")).toBe("openSync opens checkpoint.json.tmp (wx)");
+  expect(scrubPaths(`wrote 24 bytes to ${path.join(ROOT, "tmp", "x.1a2b.tmp")} at ${ROOT}`, ROOT)).toBe("wrote 24 bytes to $TMPDIR/x.1a2b.tmp at <scenario>");
 });
 
 test("a concurrency failure's cause names a writer's process id in a temp name as its story does, so two grades' causes match", () => {
