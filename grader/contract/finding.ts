@@ -5,7 +5,7 @@
 // it tells its story as text, and what that story tells is recorded beside it (grading/told.ts).
 import type { Cut, DiskEntry, Trace } from "../crash/model.js";
 import type { Torn } from "../sandbox/messages/process.js";
-import type { CallResult } from "../sandbox/messages/scenario.js";
+import type { CallResult, Fault, FaultPoint } from "../sandbox/messages/scenario.js";
 
 /** A case's failure: a Finding, or the story of a check that still tells it as text (grading/told.ts records what that tells). */
 export type Failure = string | Finding;
@@ -29,7 +29,8 @@ export type Setting =
   | CrashInCall
   | PowerCutInCall
   | KilledProcesses
-  | CrashChain;
+  | CrashChain
+  | DiskSaidNo;
 
 /**
  * phase1.crash-schedules and power-loss.cut-while-recovering: crashes (or power cuts) in a row.
@@ -104,6 +105,22 @@ export interface CrashInCall {
   disk: DiskEntry[];
 }
 
+/**
+ * disk-faults.*: the call `call` (as shown) over the old checkpoint `old` (shown; null for none),
+ * on a disk that said no: `fault`, at `point`, one of the `of` calls of its kind the call made.
+ * `result`: what the call did; `disk`: what it left.
+ */
+export interface DiskSaidNo {
+  kind: "disk-said-no";
+  old: string | null;
+  call: string;
+  fault: Fault;
+  point: FaultPoint;
+  of: number;
+  result: CallResult;
+  disk: DiskEntry[];
+}
+
 /** What came back, against what was expected. */
 export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls;
 
@@ -128,7 +145,21 @@ export type When =
   | { kind: "after-restart" }
   | { kind: "on-restart" }
   | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string }
-  | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string };
+  | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string }
+  | AfterFault;
+
+/**
+ * disk-faults: when a call the disk said no to went wrong, or what followed it: the call itself
+ * with no fault (the sample's saves before the fault); a load in the same process after it, or in
+ * a new one, or in a new one once the machine wrote out all it still could (`disk`: what was on
+ * disk then); or, with the disk fine again, a process (a new one, or the one whose call failed)
+ * saving `after` (shown), which went wrong at its save, its load, or a further new process's load.
+ */
+export type AfterFault =
+  | { kind: "no-fault" }
+  | { kind: "after-fault"; in: "same-process" | "new-process" }
+  | { kind: "written-out"; disk: DiskEntry[] }
+  | { kind: "disk-fine-again"; process: "new" | "same"; reached: "save" | "load" | "load-in-next"; after: string };
 
 /** How far the recovering process got: the step of its call that went wrong. */
 export type RecoveryStep = "write-new" | "load-new" | "write-again" | "load-again" | "load-after-restart";
@@ -179,4 +210,6 @@ export interface ExpectedState {
 
 export type Note =
   /** The call `fn` returned while file-system calls it started were still to run. */
-  { kind: "returned-unfinished"; fn: string };
+  | { kind: "returned-unfinished"; fn: string }
+  /** What the student's code must do about this kind of failure, as the check words it (a question, never the answer). */
+  | { kind: "hint"; says: string };

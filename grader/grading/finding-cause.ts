@@ -26,8 +26,9 @@ function outcomeOf(wrong: Wrong): string {
   }
 }
 
-/** The errors a setting's words tell: in a chain, what a process's load threw before the save it was cut in. */
+/** The errors a setting's words tell: in a chain, what a process's load threw before the save it was cut in; on a disk that said no, what the call threw. */
 function settingErrors(setting: Setting | undefined): TargetError[] {
+  if (setting?.kind === "disk-said-no") return callErrors(setting.result);
   if (setting?.kind !== "crash-chain") return [];
   return setting.links.flatMap((l) => (l.loaded && l.cut.at >= l.writeStart ? callErrors(l.loaded) : []));
 }

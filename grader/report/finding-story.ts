@@ -1,15 +1,20 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { ChainLink, CrashChain, Finding, KilledProcesses, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
+import type { AfterFault, ChainLink, CrashChain, DiskSaidNo, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, returnedUnfinishedWords } from "./call-words.js";
+import { faultWords } from "./fault-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
-  lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong) : wrongWords(wrong));
-  for (const note of notes) lines.push(returnedUnfinishedWords(note.fn));
+  lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong, setting) : wrongWords(wrong));
+  for (const note of notes) lines.push(noteWords(note));
   return lines.join("\n");
+}
+
+function noteWords(note: Note): string {
+  return note.kind === "hint" ? note.says : returnedUnfinishedWords(note.fn);
 }
 
 function settingWords(setting: Setting): string {
@@ -24,6 +29,8 @@ function settingWords(setting: Setting): string {
       return powerCutWords(setting);
     case "crash-chain":
       return chainWords(setting);
+    case "disk-said-no":
+      return diskSaidNoWords(setting);
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
@@ -46,6 +53,13 @@ function powerCutWords({ old, call, trace, cut, start, end, disk }: PowerCutInCa
     `The power cut went this way: ${describePolicy(cut.power!)}.`,
     `On disk after the power cut: ${describeDisk(disk)}.`,
   ].filter(Boolean).join("\n");
+}
+
+/** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ...". */
+function diskSaidNoWords(setting: DiskSaidNo): string {
+  const { old, call, result, disk } = setting;
+  const outcome = result.status === "returned" ? "atomicCheckpoint returned normally" : callWords({ fn: "atomicCheckpoint", shown: "atomicCheckpoint", result });
+  return `${onDisk(old)}, ${call} ran on a disk that said no: ${faultWords(setting)}.\n${outcome}. On disk after it: ${describeDisk(disk)}.`;
 }
 
 /** The crashes of a chain, a line each, and what the last one left once the last process ran. */
@@ -108,7 +122,11 @@ function killedProcessWrong({ at, next, after }: KilledProcesses, wrong: Wrong):
 
 /** "With the old checkpoint {...} on disk, atomicCheckpoint(path, {...}) was": how a crash or a power cut in a save begins (`old` null: no checkpoint). */
 function callOver(old: string | null, call: string): string {
-  return `${old === null ? "With no checkpoint on disk" : `With the old checkpoint ${old} on disk`}, ${call} was`;
+  return `${onDisk(old)}, ${call} was`;
+}
+
+function onDisk(old: string | null): string {
+  return old === null ? "With no checkpoint on disk" : `With the old checkpoint ${old} on disk`;
 }
 
 /** What came back, against what was expected: "loadCheckpoint returned null; expected the state just written {...}". */
@@ -132,10 +150,15 @@ export function wrongWords(wrong: Wrong): string {
   }
 }
 
-/** What went wrong, with when it happened. */
-function happenedWhen(when: When, wrong: Wrong): string {
+/** What went wrong, with when it happened (after what the setting tells). */
+function happenedWhen(when: When, wrong: Wrong, setting: Setting | undefined): string {
   const said = wrongWords(wrong);
   switch (when.kind) {
+    case "no-fault":
+    case "after-fault":
+    case "written-out":
+    case "disk-fine-again":
+      return afterFault(when, said, setting);
     case "after-restart":
       return `After a restart (a fresh process), ${said}`;
     case "on-restart":
@@ -164,5 +187,27 @@ function recoveredSoFar({ reached, wrote, again }: Extract<When, { kind: "recove
       return `${wroteNew} and loaded it back, ${rewrote}, then loaded it back`;
     case "load-after-restart":
       return `${wroteNew}, ${rewrote}, and loaded each back; after a further restart`;
+  }
+}
+
+/** What went wrong in or after a call the disk said no to (`said`: the wrong in words). */
+function afterFault(when: AfterFault, said: string, setting: Setting | undefined): string {
+  // A call that returned said the state was saved: a load that finds another state is its fault.
+  const returned = setting?.kind === "disk-said-no" && setting.result.status === "returned" ? " (atomicCheckpoint returned normally, so the new state must be saved: it must throw whenever it may not be)" : "";
+  switch (when.kind) {
+    case "no-fault":
+      return `With no fault, ${said}.`;
+    case "after-fault":
+      return when.in === "same-process" ? `Then, in the same process, ${said}${returned}.` : `Then a new process's ${said}${returned}.`;
+    case "written-out":
+      return (
+        `The machine then wrote out everything it still could (the bytes and folder entries a failed fsync lost never reach the disk). ` +
+        `On disk then: ${describeDisk(when.disk)}.\nA new process's ${said}${returned}.`
+      );
+    case "disk-fine-again": {
+      const who = `With the disk fine again, the ${when.process} process saved`;
+      if (when.reached === "save") return `${who} another state: ${said}.`;
+      return when.reached === "load" ? `${who} ${when.after}; then ${said}.` : `${who} ${when.after} and loaded it back; then a further new process's ${said}.`;
+    }
   }
 }

@@ -10,13 +10,12 @@
 //   the bytes and entries a failed fsync lost never reach the disk (crash/power-loss.ts).
 import fc from "fast-check";
 import { findMark } from "../../crash/cuts.js";
-import { describeDisk, normaliseName } from "../../crash/describe.js";
-import { displayPath } from "../../crash/trace.js";
-import { absentOutcome, checkLoad, checkWrite, describeResult, load, noCheckpoint, restart, write, type Expected } from "../../grading/calls.js";
+import { absentOutcome, load, loadWrong, noCheckpoint, restart, write, writeWrong, type Expected } from "../../grading/calls.js";
 import type { CheckContext } from "../../grading/context.js";
 import { findCounterexample } from "../../grading/property.js";
 import { fraction, jsonState, showState, type JsonState } from "../../grading/states.js";
 import type { Verdict } from "../../contract/verdict.js";
+import type { AfterFault, CallWrong, DiskSaidNo, Finding } from "../../contract/finding.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import type { CallResult, Fault, FaultPoint, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import type { Picture } from "../../contract/picture.js";
@@ -46,7 +45,7 @@ export interface FaultKind {
 /** The most fault points of one kind tried per call: past it, the first, the last and an even spread. */
 export const MAX_POINTS = 8;
 
-/** Runs the check over fast-check samples; each failure is told as the fault, what the call did, the disk, and what went wrong. */
+/** Runs the check over fast-check samples; each failure is found as the fault, what the call did, the disk, and what went wrong, with the check's hint. */
 export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<Verdict> {
   const box = ctx.sandbox();
   let metPoints = false;
@@ -54,16 +53,17 @@ export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<V
     ctx,
     fc.record({ old: fc.oneof(fc.constant<OldState>(NONE), jsonState()), next: jsonState(), after: jsonState(), fractions: fc.array(fraction(), { maxLength: 2 }) }),
     async (sample) => {
+      const hinted = (finding: Finding): Finding => ({ ...finding, notes: [...(finding.notes ?? []), { kind: "hint", says: kind.hint }] });
       const survey = await box.run("checkpoint", { steps: [...before(sample.old), { faults: {} }, write(sample.next), { faults: "off" }] });
-      const problem = survey.results.map((r, i) => checkWrite(r, i === survey.results.length - 1 ? sample.next : sample.old)).find((p) => p !== null);
-      if (problem) return `With no fault, ${problem}.`;
+      const wrong = survey.results.map((r, i) => writeWrong(r, i === survey.results.length - 1 ? sample.next : sample.old)).find((w) => w !== null);
+      if (wrong) return hinted({ when: { kind: "no-fault" }, wrong });
       const points = survey.faults?.points ?? [];
       const faults = kind.faults(points, sample.fractions);
       if (faults.length > 0) metPoints = true;
       for (const fault of faults) {
         ctx.countCrashStates(1);
-        const story = await runFault(box, sample, fault, points, kind, { draw: (p) => ctx.draw(p) });
-        if (story) return `${story}\n${kind.hint}`;
+        const finding = await runFault(box, sample, fault, points, kind, { draw: (p) => ctx.draw(p) });
+        if (finding) return hinted(finding);
       }
       return null;
     },
@@ -79,7 +79,7 @@ export async function checkFaults(ctx: CheckContext, kind: FaultKind): Promise<V
   return ctx.passed(metPoints ? undefined : kind.nonePassed);
 }
 
-/** Runs one fault and judges what followed it: null when it is right, else its story; with `draw`, also draws its picture (the faulted call's calls, the fault among them, the folder after it). */
+/** Runs one fault and judges what followed it: null when it is right, else what went wrong; with `draw`, also draws its picture (the faulted call's calls, the fault among them, the folder after it). */
 export async function runFault(
   box: Sandbox,
   sample: FaultSample,
@@ -87,47 +87,46 @@ export async function runFault(
   points: FaultPoint[],
   kind: FaultKind,
   opts: { draw?: (picture: () => Picture | null) => void } = {},
-): Promise<string | null> {
+): Promise<Finding | null> {
   const { old, next, after } = sample;
   const steps: ScenarioStep[] = [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, load(), restart, load(), write(after), load(), restart, load()];
   const run = await box.run("checkpoint", { steps }, { record: kind.eventually });
   const r = run.results.slice(before(old).length);
   const [call, sameLoad, newLoad, afterWrite, afterLoad, lastLoad] = r as [CallResult, CallResult, CallResult, CallResult, CallResult, CallResult];
   const allowed = allowedAfter(call, old, next, old === NONE ? await absentOutcome(box) : undefined);
-  const tell = async (what: string) => `${await setting(box, sample, fault, points, call, opts.draw)}\n${what}`;
-  const sameProblem = checkLoad(sameLoad, allowed);
-  if (sameProblem) return tell(`Then, in the same process, ${sameProblem}${returnedNote(call)}.`);
-  const newProblem = checkLoad(newLoad, allowed);
-  if (newProblem) return tell(`Then a new process's ${newProblem}${returnedNote(call)}.`);
+  const found = async (when: AfterFault, wrong: CallWrong): Promise<Finding> => ({ setting: await faultSetting(box, sample, fault, points, call, opts.draw), when, wrong });
+  const sameProblem = loadWrong(sameLoad, allowed);
+  if (sameProblem) return found({ kind: "after-fault", in: "same-process" }, sameProblem);
+  const newProblem = loadWrong(newLoad, allowed);
+  if (newProblem) return found({ kind: "after-fault", in: "new-process" }, newProblem);
   if (kind.eventually && run.trace) {
     const start = nthMark(run.trace.entries, "call:atomicCheckpoint", before(old).length);
     const end = findMark(run.trace, `return:atomicCheckpoint`, start);
     const cut = { at: end - 1, power: { data: "kept" as const, names: "kept" as const, settled: start - 1 } };
     const [later] = await box.runMany("checkpoint", run.traceId!, [cut], [load()]);
-    const problem = checkLoad(later!.results[0]!, allowed);
+    const problem = loadWrong(later!.results[0]!, allowed);
     if (problem) {
       const disk = await box.run("checkpoint", { from: [{ traceId: run.traceId!, cut }], steps: [] }, { listDisk: true });
-      return tell(
-        `The machine then wrote out everything it still could (the bytes and folder entries a failed fsync lost never reach the disk). ` +
-          `On disk then: ${describeDisk(disk.disk!)}.\nA new process's ${problem}${returnedNote(call)}.`,
-      );
+      return found({ kind: "written-out", disk: disk.disk! }, problem);
     }
   }
-  const saved = checkWrite(afterWrite, after);
-  if (saved) return tell(`With the disk fine again, the new process saved another state: ${saved}.`);
-  const reloaded = checkLoad(afterLoad, [{ label: "the state just written", state: after }]);
-  if (reloaded) return tell(`With the disk fine again, the new process saved ${showState(after, 60)}; then ${reloaded}.`);
-  const last = checkLoad(lastLoad, [{ label: "the state written last", state: after }]);
-  if (last) return tell(`With the disk fine again, the new process saved ${showState(after, 60)} and loaded it back; then a further new process's ${last}.`);
+  const shown = showState(after, 60);
+  const fineAgain = (process: "new" | "same", reached: "save" | "load" | "load-in-next"): AfterFault => ({ kind: "disk-fine-again", process, reached, after: shown });
+  const saved = writeWrong(afterWrite, after);
+  if (saved) return found(fineAgain("new", "save"), saved);
+  const reloaded = loadWrong(afterLoad, [{ label: "the state just written", state: after }]);
+  if (reloaded) return found(fineAgain("new", "load"), reloaded);
+  const last = loadWrong(lastLoad, [{ label: "the state written last", state: after }]);
+  if (last) return found(fineAgain("new", "load-in-next"), last);
   // The process whose call failed saves again at once, as a program that catches the error and
   // goes on would: what the failed call left in that process (an open temp file, a name it
   // keeps) must not stop it either.
   const retry = await box.run("checkpoint", { steps: [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }, write(after), load()] });
   const [, again, againLoad] = retry.results.slice(before(old).length) as [CallResult, CallResult, CallResult];
-  const resaved = checkWrite(again, after);
-  if (resaved) return tell(`With the disk fine again, the same process saved another state: ${resaved}.`);
-  const loadedAgain = checkLoad(againLoad, [{ label: "the state just written", state: after }]);
-  if (loadedAgain) return tell(`With the disk fine again, the same process saved ${showState(after, 60)}; then ${loadedAgain}.`);
+  const resaved = writeWrong(again, after);
+  if (resaved) return found(fineAgain("same", "save"), resaved);
+  const loadedAgain = loadWrong(againLoad, [{ label: "the state just written", state: after }]);
+  if (loadedAgain) return found(fineAgain("same", "load"), loadedAgain);
   return null;
 }
 
@@ -137,47 +136,24 @@ function allowedAfter(call: CallResult, old: OldState, next: JsonState, absent?:
   return [old === NONE ? noCheckpoint(absent) : { label: "the old state", state: old }, { label: "the new state", state: next }];
 }
 
-function returnedNote(call: CallResult): string {
-  return call.status === "returned" ? " (atomicCheckpoint returned normally, so the new state must be saved: it must throw whenever it may not be)" : "";
-}
-
 /**
- * "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ...";
- * with `draw`, the run whose disk it lists is recorded, and its picture drawn from it.
+ * The faulted call as a finding's setting: the old checkpoint, the call, the fault, what the call
+ * did and the disk after it; with `draw`, the run whose disk it lists is recorded, and its picture drawn from it.
  */
-async function setting(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], call: CallResult, draw?: (picture: () => Picture | null) => void): Promise<string> {
+async function faultSetting(box: Sandbox, sample: FaultSample, fault: Fault, points: FaultPoint[], call: CallResult, draw?: (picture: () => Picture | null) => void): Promise<DiskSaidNo> {
   const { old, next } = sample;
   const disk = await box.run("checkpoint", { steps: [...before(old), { faults: { inject: fault } }, write(next), { faults: "off" }] }, { listDisk: true, record: draw !== undefined });
+  const shown = `atomicCheckpoint(path, ${showState(next, 60)})`;
   // The same call on a disk that said yes says which bytes are the new state; if it cannot run, there is no picture, and the story is the same.
   const unfaulted = draw && (await box.run("checkpoint", { steps: [...before(old), write(next)] }, { record: true }).catch(() => null));
   if (draw && unfaulted) {
-    const runs = { faulted: disk, unfaulted, callsBefore: before(old).length, fault, call: `atomicCheckpoint(path, ${showState(next, 60)})` };
+    const runs = { faulted: disk, unfaulted, callsBefore: before(old).length, fault, call: shown };
     draw(() => faultedCallPicture(runs));
   }
-  const where = old === NONE ? "With no checkpoint on disk" : `With the old checkpoint ${showState(old, 60)} on disk`;
-  const outcome = call.status === "returned" ? "atomicCheckpoint returned normally" : describeResult("atomicCheckpoint", call);
-  return `${where}, atomicCheckpoint(path, ${showState(next, 60)}) ran on a disk that said no: ${describeFault(fault, points)}.\n${outcome}. On disk after it: ${describeDisk(disk.disk!)}.`;
-}
-
-/** A fault in words: "its 1st write of 2 (writeSync, 10 bytes to ".checkpoint.json.*.tmp") wrote only 4 bytes and returned 4". */
-export function describeFault(fault: Fault, points: FaultPoint[]): string {
   const on = fault.kind === "failed-fsync" ? "fsync" : fault.kind === "disk-full" && fault.on === "create" ? "create" : "write";
   const ofKind = points.filter((p) => p.on === on);
   const point = ofKind.find((p) => p.index === fault.index)!;
-  // The checkpoint's folder (fsynced to make a rename durable) is opened at "@/work".
-  const file = point.file === "@/work" ? "the checkpoint's folder" : JSON.stringify(normaliseName(displayPath(point.file)));
-  const nth = `${ordinal(fault.index + 1)} ${on === "create" ? "new file or folder" : on} of ${ofKind.length}`;
-  switch (fault.kind) {
-    case "short-write":
-      return `its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) wrote only ${fault.bytes} byte${fault.bytes === 1 ? "" : "s"} and returned ${fault.bytes}`;
-    case "failed-fsync":
-      return `its ${nth} (${point.api} of ${file}) failed with EIO (an I/O error)`;
-    case "disk-full":
-      if (fault.on === "create") return `the disk was full: its ${nth} (${point.api} creating ${file}) failed with ENOSPC, and so did every write and new file after it`;
-      return fault.bytes === 0
-        ? `the disk was full: its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) failed with ENOSPC, and so did every write and new file after it`
-        : `the disk filled up: its ${nth} (${point.api}, ${point.bytes} bytes to ${file}) got ${fault.bytes} byte${fault.bytes === 1 ? "" : "s"} in and returned ${fault.bytes}, and every write and new file after it failed with ENOSPC`;
-  }
+  return { kind: "disk-said-no", old: old === NONE ? null : showState(old, 60), call: shown, fault, point, of: ofKind.length, result: call, disk: disk.disk! };
 }
 
 /** The byte counts a fault at a write of `length` bytes tries: the edges, the middle and the sample's fractions. */
@@ -203,9 +179,4 @@ function nthMark(entries: { kind: string; label?: string }[], label: string, n: 
   let seen = 0;
   for (let i = 0; i < entries.length; i++) if (entries[i]!.kind === "mark" && entries[i]!.label === label && seen++ === n) return i + 1;
   return -1;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
-  return `${n}${suffix}`;
 }

@@ -5,6 +5,7 @@ import { FAILED_FSYNC } from "../../checks/disk-faults/failed-fsync.js";
 import { runFault, type FaultSample } from "../../checks/disk-faults/fault-cases.js";
 import { SHORT_WRITES } from "../../checks/disk-faults/short-writes.js";
 import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
+import { storyOf } from "../../report/finding-story.js";
 
 const CHECKPOINT = { $path: "work/checkpoint.json" };
 
@@ -19,8 +20,8 @@ export async function faultStatesPerSecond(box: Sandbox, old: unknown, next: unk
   const started = process.hrtime.bigint();
   for (let round = 0; round < rounds; round++) {
     for (const { kind, fault } of cases) {
-      const story = await runFault(box, sample, fault, points, kind);
-      if (story) throw new Error(`bench: the reference solution failed a disk fault: ${story}`);
+      const finding = await runFault(box, sample, fault, points, kind);
+      if (finding) throw new Error(`bench: the reference solution failed a disk fault: ${storyOf(finding)}`);
     }
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
