@@ -8,16 +8,8 @@
 // looks only at what each of its steps touched (footprint.ts).
 import type { Expected } from "../grading/calls.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
+import type { RunWrong } from "../contract/finding.js";
 import { conflict, listingOf, type Choice, type Step } from "./footprint.js";
-
-/** What went wrong in a run, in words; `afterStep` is how many steps had run (0: before any). */
-export interface Problem {
-  kind: "load" | "writer" | "final" | "endless";
-  afterStep: number;
-  text: string;
-  /** For a writer that threw or died: which one (0 for A). */
-  writer?: number;
-}
 
 /** One load of the reader, kept for the failure's picture: after how many steps, what it gave, against what. */
 export interface LoadSeen {
@@ -36,7 +28,8 @@ export interface LoadSeen {
 export interface Execution {
   steps: Step[];
   choices: Choice[];
-  problem: Problem | null;
+  /** What went wrong, after how many steps; null for a run that went right. */
+  problem: RunWrong | null;
   /** How many loads the reader made (the states checked). */
   loads: number;
   /** The names a load of the reader changed (a load that removes leftovers, say), after how many steps. */

@@ -7,14 +7,16 @@ import type { UserLease } from "../sandbox/identity/target-user.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { checkLoad, describeResult, noCheckpoint, type Expected } from "../grading/calls.js";
-import { formatBytes, type JsonState } from "../grading/states.js";
-import type { Chooser, Execution, LoadSeen, Problem } from "./explore.js";
+import { loadWrong, noCheckpoint, type Expected } from "../grading/calls.js";
+import type { JsonState } from "../grading/states.js";
+import type { RunWent, RunWrong, SaveEnded } from "../contract/finding.js";
+import { writerName } from "../report/run-story.js";
+import type { Chooser, Execution, LoadSeen } from "./explore.js";
 import { conflict, type Step } from "./footprint.js";
 import type { Actor, ActorEvent } from "../sandbox/supervisor/actor-client.js";
 import type { Footprint, PendingOp } from "../sandbox/messages/actor.js";
-import { clip } from "../sandbox/runtime/target/call.js";
 import type { Limits } from "../sandbox/messages/limits.js";
+import { clip } from "../sandbox/runtime/target/call.js";
 import { seedOf } from "../sandbox/runtime/target/random-streams.js";
 
 export const CHECKPOINT_NAME = "checkpoint.json";
@@ -84,8 +86,8 @@ export class World {
     // The old checkpoint is saved by the target's own atomicCheckpoint (its format is its own).
     if (setup.old) {
       const saved = await this.reader.call({ name: "atomicCheckpoint", args: [CHECKPOINT, setup.old.state], root, gated: false, livePids: [], limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed(exec) });
-      const failed = "gone" in saved ? `the process ${saved.gone}` : "done" in saved && saved.done.result.status !== "returned" ? describeResult("atomicCheckpoint", saved.done.result) : null;
-      if (failed) return { ...exec, problem: { kind: "writer", afterStep: 0, text: `saving the old state before the writers started, ${failed}` } };
+      const ended = endedBadly(saved);
+      if (ended) return { ...exec, problem: { kind: "run", afterStep: 0, went: { kind: "old-save-failed", ended } } };
     }
     const n = setup.states.length;
     const pids = this.writers.slice(0, n).map((w) => w.pid);
@@ -101,7 +103,7 @@ export class World {
     try {
       // With no old checkpoint, the first load is one where nothing was written: what it gives is
       // "no checkpoint" for the loads after it (phase1.absent charges it when that is not null).
-      exec.problem = this.ended(events, 0) ?? (await this.load(root, during, exec, 0, "load", { absent: !setup.old }));
+      exec.problem = this.ended(events, 0) ?? (await this.load(root, during, exec, 0, { absent: !setup.old }));
       while (!exec.problem) {
         const running = events.flatMap((e, i) => ("op" in e ? [i] : []));
         if (running.length === 0) break;
@@ -111,7 +113,7 @@ export class World {
         const ready = running.filter((i) => !retrying(exec.steps, i, (events[i] as { op: { what: string } }).op.what));
         const waiting = ready.length ? ready : running;
         if (exec.steps.length >= MAX_STEPS) {
-          exec.problem = { kind: "endless", afterStep: exec.steps.length, text: `the writers made ${MAX_STEPS.toLocaleString("en-US")} file-system calls without all of them returning (is a writer waiting in a loop for something another writer holds?)` };
+          exec.problem = { kind: "run", afterStep: exec.steps.length, went: { kind: "endless", calls: MAX_STEPS } };
           break;
         }
         exec.choices.push({ pending: new Map(waiting.map((i) => [i, (events[i] as { op: { footprint: Footprint } }).op.footprint])) });
@@ -134,7 +136,7 @@ export class World {
         // the load never looks at) leaves it what it saw: the load is not made again.
         if (!exec.problem && (!this.readerSaw || conflict(step.footprint, this.readerSaw))) exec.problem = await this.load(root, during, exec, exec.steps.length);
       }
-      if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, "final");
+      if (!exec.problem) exec.problem = await this.load(root, written(setup), exec, exec.steps.length, { final: true });
     } finally {
       await this.drain(events);
       // A program a writer or the reader ran may have left a process behind: it must not write into the next run.
@@ -145,27 +147,26 @@ export class World {
     return exec;
   }
 
-  /** A writer that threw or died, in words; null while every writer is waiting or returned. */
-  private ended(events: ActorEvent[], afterStep: number): Problem | null {
+  /** A writer that threw or died; null while every writer is waiting or returned. */
+  private ended(events: ActorEvent[], afterStep: number): RunWrong | null {
     for (const [i, e] of events.entries()) {
-      if ("gone" in e) return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s process ${e.gone}`, writer: i };
-      if ("done" in e && e.done.result.status !== "returned") {
-        return { kind: "writer", afterStep, text: `writer ${writerName(i)}'s ${describeResult("atomicCheckpoint", e.done.result)}`, writer: i };
-      }
+      const ended = endedBadly(e);
+      if (ended) return { kind: "run", afterStep, went: { kind: "writer-failed", writer: i, ended } };
     }
     return null;
   }
 
-  /** Has the reader load the checkpoint; a problem when it returns anything but one of `allowed`. */
-  private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, kind: "load" | "final" = "load", opts: { absent?: boolean } = {}): Promise<Problem | null> {
+  /** Has the reader load the checkpoint (`final`: once every writer has returned); what went wrong when it returns anything but one of `allowed`. */
+  private async load(root: string, allowed: Expected[], exec: Execution, afterStep: number, { final = false, absent = false }: { final?: boolean; absent?: boolean } = {}): Promise<RunWrong | null> {
     const pids = this.writers.map((w) => w.pid);
     const event = await this.reader.call({ name: "loadCheckpoint", args: [CHECKPOINT], root, gated: false, livePids: pids, limitMs: this.limits.callMs, randomSeed: this.nextRandomSeed(exec) });
     exec.loads++;
     this.readerSaw = null;
-    const seen: LoadSeen = { afterStep, final: kind === "final", allowed };
+    const seen: LoadSeen = { afterStep, final, allowed };
     (exec.loadsSeen ??= []).push(seen);
-    if ("gone" in event) return { kind, afterStep, text: `the reader's process ${event.gone}` };
-    if (!("done" in event)) return { kind, afterStep, text: "the reader did not finish its load" };
+    const problem = (went: RunWent): RunWrong => ({ kind: "run", afterStep, went });
+    if ("gone" in event) return problem({ kind: "reader-gone", final, said: event.gone });
+    if (!("done" in event)) return problem({ kind: "reader-unfinished", final });
     seen.result = event.done.result;
     // A load that changed nothing is a function of what it read: known until a step changes that.
     if (event.done.touched.writes.length === 0) this.readerSaw = event.done.touched;
@@ -175,9 +176,9 @@ export class World {
       (exec.readerChanged ??= []).push({ afterStep, names });
       seen.changed = names;
     }
-    if (opts.absent) allowed[0] = noCheckpoint(event.done.result);
-    const wrong = checkLoad(event.done.result, allowed);
-    return wrong === null ? null : { kind, afterStep, text: `${CHECKPOINT_NAME} held ${onDisk(root)}, and the reader's ${wrong}` };
+    if (absent) allowed[0] = noCheckpoint(event.done.result);
+    const wrong = loadWrong(event.done.result, allowed);
+    return wrong === null ? null : problem({ kind: "reader-saw", final, held: onDisk(root), wrong });
   }
 
   /** Lets every writer finish, in turns (one may wait for another's lock), so each actor is ready for the next run. */
@@ -218,19 +219,20 @@ function written(setup: Setup): Expected[] {
   return setup.states.map((state, i) => ({ label: `writer ${writerName(i)}'s`, state }));
 }
 
-/** "A", "B", "C". */
-export function writerName(i: number): string {
-  return String.fromCharCode(65 + i);
-}
 
-/** What the checkpoint file holds, for messages: "0 bytes", "17 bytes: {...", "nothing (no file)". */
-function onDisk(root: string): string {
+/** What the checkpoint file holds: its size and its first 60 characters, as a story shows them; null for no file. */
+function onDisk(root: string): { bytes: number; start: string } | null {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(path.join(root, "work", CHECKPOINT_NAME));
   } catch {
-    return "no file";
+    return null;
   }
-  if (bytes.length === 0) return "0 bytes";
-  return `${formatBytes(bytes.length)} (${JSON.stringify(clip(bytes.toString("utf8"), 60))})`;
+  return { bytes: bytes.length, start: clip(bytes.toString("utf8"), 60) };
+}
+
+/** How a save ended, when not by returning normally: the call threw (or worse), or its process ended; null while it waits or once it returned. */
+function endedBadly(e: ActorEvent): SaveEnded | null {
+  if ("gone" in e) return { kind: "gone", said: e.gone };
+  return "done" in e && e.done.result.status !== "returned" ? { kind: "call", result: e.done.result } : null;
 }

@@ -30,7 +30,8 @@ export type Setting =
   | PowerCutInCall
   | KilledProcesses
   | CrashChain
-  | DiskSaidNo;
+  | DiskSaidNo
+  | ConcurrentWriters;
 
 /**
  * phase1.crash-schedules and power-loss.cut-while-recovering: crashes (or power cuts) in a row.
@@ -121,8 +122,53 @@ export interface DiskSaidNo {
   disk: DiskEntry[];
 }
 
+/**
+ * concurrency.*: writers, each a process of its own, saving the checkpoint at once while a reader
+ * loads it after every call they make. `states`: what each saves (shown; writer A's first); `old`:
+ * the checkpoint before (shown; null for none); `tried`: which run this was (the `order`-th of
+ * those explored, or one chosen at random from the seed); `steps`: the writers' calls in the
+ * order they ran, up to what went wrong (`what`: the call in words, as the sandbox says it);
+ * `readerChanged`: the names the reader's loads changed on disk (removed or not), after which
+ * step. `pids` (the writers', then the reader's) and `clockMs` (the writers' clock) differ from
+ * grade to grade: a story names each pid by whose it is, and a time near the clock as <time>.
+ */
+export interface ConcurrentWriters {
+  kind: "concurrent-writers";
+  states: string[];
+  old: string | null;
+  tried: { kind: "explored"; order: number } | { kind: "random" };
+  steps: { writer: number; what: string; failed: boolean }[];
+  readerChanged: { afterStep: number; names: { name: string; removed: boolean }[] }[];
+  pids: number[];
+  clockMs: number;
+}
+
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong;
+
+/** What went wrong in a run of concurrent writers, after `afterStep` of their calls (0: before any). */
+export interface RunWrong {
+  kind: "run";
+  afterStep: number;
+  went: RunWent;
+}
+
+/**
+ * The save of the old state (before the writers started) or a writer's save ended badly; the
+ * writers made `calls` calls without all of them returning; or the reader's load (`final`: the
+ * one once every writer had returned) ended badly, or returned what it must not (`held`: the
+ * checkpoint file then, its size and first characters, null when there was none).
+ */
+export type RunWent =
+  | { kind: "old-save-failed"; ended: SaveEnded }
+  | { kind: "writer-failed"; writer: number; ended: SaveEnded }
+  | { kind: "endless"; calls: number }
+  | { kind: "reader-gone"; final: boolean; said: string }
+  | { kind: "reader-unfinished"; final: boolean }
+  | { kind: "reader-saw"; final: boolean; held: { bytes: number; start: string } | null; wrong: CallWrong };
+
+/** How a save ended badly: the call did not return normally (`result`), or its process ended (`said`: the supervisor's words for how). */
+export type SaveEnded = { kind: "call"; result: CallResult } | { kind: "gone"; said: string };
 
 /**
  * A call that did not do what was expected. `expected`: the states a load may return (one of

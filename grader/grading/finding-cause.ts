@@ -2,14 +2,30 @@
 // errors of the target's it tells, in the order told (what went wrong first, then those its
 // setting tells), and its outcome, made from the Finding's data, as told.ts records them for a
 // story still told as text.
-import type { Finding, Setting, Wrong } from "../contract/finding.js";
+import type { Finding, RunWent, Setting, Wrong } from "../contract/finding.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
+import { runOf, storyWords } from "../report/run-story.js";
 import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
 import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
-  const errors = eachErrorOnce([...(wrong.kind === "call" ? callErrors(wrong.call.result) : []), ...settingErrors(setting)]);
+  const errors = eachErrorOnce([...wrongErrors(wrong, setting), ...settingErrors(setting)]);
   return { ...(errors.length > 0 ? { errors } : {}), outcome: outcomeOf(wrong) };
+}
+
+/** The errors the wrong tells: what its call threw; in a run of concurrent writers, in the run's words (a temp name's pid as whose it is), as its story tells them. */
+function wrongErrors(wrong: Wrong, setting: Setting | undefined): TargetError[] {
+  if (wrong.kind === "call") return callErrors(wrong.call.result);
+  if (wrong.kind !== "run" || setting?.kind !== "concurrent-writers") return [];
+  const result = runResult(wrong.went);
+  return result ? callErrors(result).map((e) => ({ ...e, message: storyWords(e.message, runOf(setting)) })) : [];
+}
+
+/** The call a run's failure tells of: the save that did not return, or the load that returned what it must not. */
+function runResult(went: RunWent): CallResult | undefined {
+  if (went.kind === "reader-saw") return went.wrong.call.result;
+  return (went.kind === "old-save-failed" || went.kind === "writer-failed") && went.ended.kind === "call" ? went.ended.result : undefined;
 }
 
 function outcomeOf(wrong: Wrong): string {
@@ -23,6 +39,25 @@ function outcomeOf(wrong: Wrong): string {
       return "atomicCheckpoint wrote no bytes to be killed in";
     case "too-many-calls":
       return "a process made more file-system calls than the grader records";
+    case "run":
+      return runOutcome(wrong.went);
+  }
+}
+
+/** What a run's failure comes down to: the call's outcome, or the same words for every submission whose process did not finish. */
+function runOutcome(went: RunWent): string {
+  switch (went.kind) {
+    case "old-save-failed":
+      return went.ended.kind === "call" ? callOutcome("atomicCheckpoint", went.ended.result) : "the save of the old state did not finish";
+    case "writer-failed":
+      return went.ended.kind === "call" ? callOutcome("atomicCheckpoint", went.ended.result) : "a writer did not finish its save";
+    case "endless":
+      return "the writers never all returned";
+    case "reader-gone":
+    case "reader-unfinished":
+      return "the reader did not finish its load";
+    case "reader-saw":
+      return callOutcome("loadCheckpoint", went.wrong.call.result);
   }
 }
 

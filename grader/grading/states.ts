@@ -1,6 +1,7 @@
 // The states a checkpoint must hold: JSON values with no -0, nesting depth at most 100, well-formed
 // strings and no "__proto__" keys, from tiny to over 64 KiB.
 import fc from "fast-check";
+import { formatBytes } from "../report/sizes.js";
 import { visibleJson } from "../visible-json.js";
 
 export type JsonState = unknown;
@@ -87,9 +88,6 @@ export function showState(state: JsonState, max = 120): string {
   return `${visibleJson(json.slice(0, max - 40))}… (${kind === "object" || kind === "array" ? `an ${kind}` : `a ${kind}`} of ${formatBytes(Buffer.byteLength(json))})`;
 }
 
-export function formatBytes(n: number): string {
-  return n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
-}
 
 /** A fraction in [0, 1) spread evenly (fast-check's doubles favour values near 0). */
 export function fraction(): fc.Arbitrary<number> {

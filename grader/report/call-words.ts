@@ -1,7 +1,7 @@
 // How a call of the target's reads in a failure story, from what it did (CallMade, contract/finding.ts):
 // the same words for every deliverable (each phase, the bonus tiers, the stretch goals) and for
 // the concurrency engine's reader and writers; and the outcome the class dashboard groups by.
-import type { CallMade } from "../contract/finding.js";
+import type { CallMade, CallWrong } from "../contract/finding.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 
 /** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
@@ -23,6 +23,12 @@ export function callWords({ fn, shown, result: r }: CallMade): string {
       if (r.importing) return `${lead}: ${r.detail} (is there a loop at its top level?)`;
       return lead;
   }
+}
+
+/** A call that did not do what was expected, in words: "loadCheckpoint returned null; expected the state just written {...}". */
+export function callWrongWords({ call, expected }: CallWrong): string {
+  const words = callWords(call);
+  return expected ? `${words}; expected ${expected.map((e) => `${e.label ? `${e.label} ` : ""}${e.shown}`).join(" or ")}` : words;
 }
 
 /**

@@ -3,10 +3,13 @@
 import type { AfterFault, ChainLink, CrashChain, DiskSaidNo, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
-import { callWords, returnedUnfinishedWords } from "./call-words.js";
+import { callWords, callWrongWords, returnedUnfinishedWords } from "./call-words.js";
+import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
+  // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
+  if (setting?.kind === "concurrent-writers" && wrong.kind === "run") return runStory(setting, wrong);
   const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
   lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong, setting) : wrongWords(wrong));
   for (const note of notes) lines.push(noteWords(note));
@@ -31,6 +34,9 @@ function settingWords(setting: Setting): string {
       return chainWords(setting);
     case "disk-said-no":
       return diskSaidNoWords(setting);
+    case "concurrent-writers":
+      // Told with its failure (storyOf): a run's setting alone says nothing a student can use.
+      return "";
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
@@ -132,11 +138,10 @@ function onDisk(old: string | null): string {
 /** What came back, against what was expected: "loadCheckpoint returned null; expected the state just written {...}". */
 export function wrongWords(wrong: Wrong): string {
   switch (wrong.kind) {
-    case "call": {
-      const words = callWords(wrong.call);
-      const expected = wrong.expected && `${words}; expected ${wrong.expected.map((e) => `${e.label ? `${e.label} ` : ""}${e.shown}`).join(" or ")}`;
-      return expected ?? words;
-    }
+    case "call":
+      return callWrongWords(wrong);
+    case "run":
+      return wentWords(wrong.went);
     case "process":
       return wrong.said;
     case "no-write-to-kill":

@@ -34,7 +34,7 @@ function simulated(writers: Footprint[][], bad?: (order: string) => boolean) {
     }
     const order = exec.steps.map((s) => "AB"[s.writer]).join("");
     orders.push(order);
-    if (bad?.(order)) exec.problem = { kind: "load", afterStep: exec.steps.length, text: order };
+    if (bad?.(order)) exec.problem = { kind: "run", afterStep: exec.steps.length, went: { kind: "reader-unfinished", final: true } };
     return exec;
   };
   return { run, orders };
@@ -84,7 +84,8 @@ describe("which orders are run", () => {
     const shared = [[w("t"), w("t"), w("t")], [w("t"), w("t"), w("t")]];
     const bad = (o: string) => o.startsWith("BBB");
     const failing = await exploreOrders(simulated(shared, bad).run, { runs: 1000, steps: 100_000 });
-    expect(failing.failed?.problem?.text).toBe("BBBAAA");
+    expect(failing.failed?.steps.map((s) => "AB"[s.writer]).join("")).toBe("BBBAAA");
+    expect(failing.failed?.problem).not.toBeNull();
     const limited = await exploreOrders(simulated(shared).run, { runs: 5, steps: 100_000 });
     expect(limited).toMatchObject({ runs: 5, complete: false });
   });
@@ -157,7 +158,7 @@ describe("real writer processes", () => {
     const oneAfterTheOther = await shared.run(setup, (_d, waiting) => waiting[0]!);
     expect(oneAfterTheOther.problem).toBeNull();
     const result = await exploreOrders((choose) => shared.run(setup, choose), { runs: 300, steps: 10_000 });
-    expect(result.failed?.problem?.kind).toMatch(/load|writer/);
+    expect(result.failed?.problem?.went.kind).toMatch(/reader-saw|writer-failed/);
   });
 
   test("a descriptor whose file another writer renamed writes the file under its new name: the reader loads right then and sees it torn", async () => {
@@ -175,6 +176,6 @@ describe("real writer processes", () => {
     // The same call as data, beside its words: what the class dashboard places failures by.
     expect(exec.steps[aWrites]!.did).toEqual({ kind: "write", touched: "checkpoint.json", since: "renamed since" });
     // The first torn load is the one right after that write, not a later symptom.
-    expect(exec.problem).toMatchObject({ kind: "load", afterStep: aWrites + 1 });
+    expect(exec.problem).toMatchObject({ afterStep: aWrites + 1, went: { kind: "reader-saw", final: false } });
   });
 });

@@ -1,7 +1,7 @@
 // Small words of the stories, each true: a JSON.parse position said to count characters (the
 // grader's own stories count bytes); the count of steps a long story leaves out.
 import { describe, expect, test } from "vitest";
-import { elideSteps } from "../checks/concurrency/world-of.js";
+import { elideSteps } from "../report/run-story.js";
 import { describeResult } from "../grading/calls.js";
 import { locateCrash } from "../checks/phase2/ledger.js";
 import type { Trace } from "../crash/model.js";

@@ -4,7 +4,8 @@
 // preview): "[[\"\u00a0\"]]" never reads as "[[\" \"]]". Plain spaces and visible characters stay.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { formatBytes, showState, type JsonState } from "../grading/states.js";
+import { showState, type JsonState } from "../grading/states.js";
+import { formatBytes } from "../report/sizes.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
 import { visibleJson } from "../visible-json.js";
 

@@ -1,15 +1,16 @@
 // The picture of a concurrency failure (contract/picture-lanes.ts, kind "lanes"), made from the same
-// run as its story (world-of.ts, concurrencyStory): the steps the story lists, numbered as it
+// run as its story (report/run-story.ts): the steps the story lists, numbered as it
 // numbers them; the reader's loads at those steps, each with what it returned, judged by the very
 // list of allowed states its verdict used; and what went wrong, after which step. When the run's
 // record does not say for sure what the story says (the last load is not the wrong one, a load's
 // allowed state has a name it does not know), there is no picture rather than a wrong one.
 import type { Execution, LoadSeen } from "../../concurrency/explore.js";
-import { writerName, type Setup } from "../../concurrency/world.js";
-import { checkLoad } from "../../grading/calls.js";
+import type { Setup } from "../../concurrency/world.js";
+import type { RunWrong } from "../../contract/finding.js";
+import { loadWrong } from "../../grading/calls.js";
 import { showState } from "../../grading/states.js";
 import type { LanesFailure, LanesLoad, LanesPicture, LanesStep } from "../../contract/picture-lanes.js";
-import { elided, shownName, storyWords } from "./world-of.js";
+import { elided, shownName, storyWords, wentKind, wentLead, wentWords, writerName } from "../../report/run-story.js";
 
 /** The run as the story tells it: its setup, the run, and what normalises its words (the writers' and the reader's pids, the writers' clock). */
 export interface LanesInput {
@@ -32,13 +33,14 @@ export function lanesPicture(input: LanesInput): LanesPicture | null {
 function build({ setup, exec, pids, clockMs }: LanesInput): LanesPicture | null {
   const problem = exec.problem;
   if (!problem) return null;
-  const words = (text: string) => storyWords(text, setup.states.length, pids, clockMs);
+  const words = (text: string) => storyWords(text, { writers: setup.states.length, pids, clockMs });
+  const kind = wentKind(problem.went);
   const steps = shownSteps(exec, problem.afterStep, words);
   const drawn = new Set(steps.filter((s) => !s.skipped).map((s) => s.n));
   const seen = (exec.loadsSeen ?? []).filter((l) => l.afterStep <= problem.afterStep);
   const loads: LanesLoad[] = [];
   for (const [i, load] of seen.entries()) {
-    const wrong = (problem.kind === "load" || problem.kind === "final") && i === seen.length - 1;
+    const wrong = (kind === "load" || kind === "final") && i === seen.length - 1;
     if (load.afterStep !== 0 && !drawn.has(load.afterStep) && !wrong) continue;
     const drawnLoad = loadOf(load, setup.old, words);
     if (!drawnLoad) return null;
@@ -48,8 +50,8 @@ function build({ setup, exec, pids, clockMs }: LanesInput): LanesPicture | null 
   if (failure.kind === "load" || failure.kind === "final") {
     // The wrong load is the run's last, after the step the story names, and judged wrong by its own list.
     const last = seen.at(-1);
-    if (!last || last.afterStep !== problem.afterStep || last.final !== (problem.kind === "final")) return null;
-    if (last.result && checkLoad(last.result, last.allowed) === null) return null;
+    if (!last || last.afterStep !== problem.afterStep || last.final !== (kind === "final")) return null;
+    if (last.result && loadWrong(last.result, last.allowed) === null) return null;
   }
   return {
     kind: "lanes",
@@ -79,7 +81,7 @@ function loadOf(load: LoadSeen, old: Setup["old"], words: (text: string) => stri
   if (!r) return { ...base, saw: "no answer", ...extra };
   const states: string[] = [];
   for (const allowed of load.allowed) {
-    if (checkLoad(r, [allowed]) !== null) continue;
+    if (loadWrong(r, [allowed]) !== null) continue;
     const writer = /^writer ([A-Z])'s$/.exec(allowed.label)?.[1];
     const name = allowed.label === "" ? (r.status === "returned" && r.value.isNull ? "null" : "none") : allowed.label === "the old state" ? "old" : writer;
     if (name === undefined) return null;
@@ -87,25 +89,20 @@ function loadOf(load: LoadSeen, old: Setup["old"], words: (text: string) => stri
   }
   // A load judged against the writers' states alone (the final one) may still be null or the old state: said so.
   if (!states.length && r.status === "returned" && r.value.isNull) states.push("null");
-  if (!states.length && old && checkLoad(r, [{ label: "the old state", state: old.state }]) === null) states.push("old");
+  if (!states.length && old && loadWrong(r, [{ label: "the old state", state: old.state }]) === null) states.push("old");
   if (states.length) return { ...base, saw: "state", states, ...extra };
   if (r.status === "threw") return { ...base, saw: "threw", error: r.error.name, ...extra };
   return { ...base, saw: r.status === "returned" ? "other" : "no answer", ...extra };
 }
 
-/** What went wrong, in the story's words: whole, and cut to its first clause. */
-function failureOf(problem: NonNullable<Execution["problem"]>, words: (text: string) => string): LanesFailure {
-  const text = words(problem.text);
-  // A load's problem says what the file held, then "the reader's loadCheckpoint threw X: ...; expected ...".
-  const from = problem.kind === "load" || problem.kind === "final" ? Math.max(0, text.indexOf("the reader's")) : 0;
-  const rest = text.slice(from);
-  const ends = [rest.indexOf(": "), rest.indexOf("; ")].filter((i) => i > 0);
-  const short = ends.length ? rest.slice(0, Math.min(...ends)) : rest;
+/** What went wrong, in the story's words: whole, and its lead (what the call did, without its message). */
+function failureOf({ afterStep, went }: RunWrong, words: (text: string) => string): LanesFailure {
+  const short = words(wentLead(went));
   return {
-    kind: problem.kind,
-    afterStep: problem.afterStep,
-    ...(problem.writer !== undefined ? { writer: writerName(problem.writer) } : {}),
+    kind: wentKind(went),
+    afterStep,
+    ...(went.kind === "writer-failed" ? { writer: writerName(went.writer) } : {}),
     short: short.length > 100 ? `${short.slice(0, 99)}…` : short,
-    text,
+    text: words(wentWords(went)),
   };
 }

@@ -8,7 +8,7 @@ import type { CheckDefinition } from "../../grading/harness.js";
 import { findCounterexample } from "../../grading/property.js";
 import { smallJsonState } from "../../grading/states.js";
 import { lanesPicture, type LanesInput } from "./lanes-picture.js";
-import { concurrencyStory, runCause, withWorld } from "./world-of.js";
+import { runFinding, withWorld } from "./world-of.js";
 
 const WRITERS = 3;
 
@@ -21,8 +21,6 @@ export const threeWriters: CheckDefinition = {
         states: fc.tuple(smallJsonState(), smallJsonState(), smallJsonState()),
         order: fc.array(fc.nat({ max: WRITERS - 1 }), { maxLength: 48 }),
       });
-      // The run the last story told: the found one, once fast-check has shrunk it.
-      let told: LanesInput | null = null;
       const found = await findCounterexample(
         ctx,
         arb,
@@ -31,13 +29,13 @@ export const threeWriters: CheckDefinition = {
           const exec = await world.run(setup, follow(order));
           ctx.countCrashStates(exec.loads);
           if (!exec.problem) return null;
-          const run = (told = { setup, exec, pids: world.pids, clockMs: world.clockMs });
+          const run: LanesInput = { setup, exec, pids: world.pids, clockMs: world.clockMs };
           ctx.draw(() => lanesPicture(run));
-          return concurrencyStory(setup, exec, "an order chosen at random from the seed", world.pids, world.clockMs);
+          return runFinding(setup, exec, { kind: "random" }, world);
         },
         { numRuns: 15 },
       );
-      return found ? ctx.failed(found.story, found.path, told ? runCause(ctx, told) : {}) : ctx.passed();
+      return found ? ctx.failed(found.story, found.path) : ctx.passed();
     }),
 };
 

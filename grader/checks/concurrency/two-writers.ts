@@ -7,7 +7,7 @@ import type { Setup } from "../../concurrency/world.js";
 import type { CheckDefinition } from "../../grading/harness.js";
 import { stateOfSize } from "../../grading/states.js";
 import { lanesPicture } from "./lanes-picture.js";
-import { concurrencyStory, runCause, withWorld } from "./world-of.js";
+import { runFinding, withWorld } from "./world-of.js";
 
 /** Writers of different lengths, over an old checkpoint and over none (one write large enough to take several calls). */
 const SETUPS: Setup[] = [
@@ -35,8 +35,7 @@ export const twoWriters: CheckDefinition = {
         if (explored.failed) {
           const run = { setup, exec: explored.failed, pids: world.pids, clockMs: world.clockMs };
           ctx.draw(() => lanesPicture(run));
-          const story = concurrencyStory(setup, explored.failed, `order ${explored.runs} of those tried`, world.pids, world.clockMs);
-          return ctx.failed(story, undefined, runCause(ctx, run));
+          return ctx.failed(runFinding(setup, explored.failed, { kind: "explored", order: explored.runs }, world));
         }
         complete &&= explored.complete;
       }

@@ -7,10 +7,12 @@ import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
 import { stateDigest } from "../../../lab/canonical.js";
 import { lanesPicture } from "../../checks/concurrency/lanes-picture.js";
-import { concurrencyStory } from "../../checks/concurrency/world-of.js";
-import type { Execution, LoadSeen, Problem } from "../../concurrency/explore.js";
+import { runFinding } from "../../checks/concurrency/world-of.js";
+import type { Execution, LoadSeen } from "../../concurrency/explore.js";
 import type { Setup } from "../../concurrency/world.js";
-import { checkLoad, noCheckpoint, type Expected } from "../../grading/calls.js";
+import type { RunWent } from "../../contract/finding.js";
+import { loadWrong, noCheckpoint, type Expected } from "../../grading/calls.js";
+import { storyOf } from "../../report/finding-story.js";
 import { loadLabel, stepsCounted, type LanesPicture } from "../../contract/picture-lanes.js";
 import { lanesLines } from "../../report/picture-lines-lanes.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
@@ -28,16 +30,19 @@ function during(setup: Setup): Expected[] {
   return [first, ...setup.states.map((state, i) => ({ label: `writer ${"ABC"[i]}'s`, state }))];
 }
 
-/** A run of `calls` ("A: openSync opens x", "B! renameSync ..." for one that failed), with a load after the steps in `loads`. */
-function execution(setup: Setup, calls: string[], loads: [number, CallResult, Partial<LoadSeen>?][], problem: Omit<Problem, "text"> & { text?: string }): Execution {
+/**
+ * A run of `calls` ("A: openSync opens x", "B! renameSync ..." for one that failed), with a load
+ * after the steps in `loads`; what went wrong after `afterStep` is `went`, else the last load's
+ * result against what it allowed.
+ */
+function execution(setup: Setup, calls: string[], loads: [number, CallResult, Partial<LoadSeen>?][], { afterStep, went }: { afterStep: number; went?: RunWent }): Execution {
   const allowed = during(setup);
   const loadsSeen: LoadSeen[] = loads.map(([afterStep, result, extra]) => ({ afterStep, final: false, result, allowed, ...extra }));
-  const last = loadsSeen.at(-1);
-  const text = problem.text ?? `checkpoint.json held 55 bytes, and the reader's ${checkLoad(last!.result!, last!.allowed)}`;
+  const last = loadsSeen.at(-1)!;
   return {
     steps: calls.map((c) => ({ writer: c.charCodeAt(0) - 65, what: c.slice(3), footprint: { reads: [], writes: [] }, failed: c[1] === "!" })),
     choices: [],
-    problem: { ...problem, text },
+    problem: { kind: "run", afterStep, went: went ?? { kind: "reader-saw", final: false, held: { bytes: 55, start: "{}" }, wrong: loadWrong(last.result!, last.allowed)! } },
     loads: loads.length,
     loadsSeen,
     readerChanged: loadsSeen.flatMap((l) => (l.changed ? [{ afterStep: l.afterStep, names: l.changed }] : [])),
@@ -59,10 +64,15 @@ const SHARED_TEMP = [
 ];
 
 function sharedTemp(): { exec: Execution; picture: LanesPicture; story: string } {
-  const exec = execution(SETUP, SHARED_TEMP, [[0, returned({ step: 1 })], [6, returned({ step: 2, by: "B" })], [10, threw("SyntaxError", "Unexpected non-whitespace character after JSON at position 19")]], { kind: "load", afterStep: 10 });
+  const exec = execution(SETUP, SHARED_TEMP, [[0, returned({ step: 1 })], [6, returned({ step: 2, by: "B" })], [10, threw("SyntaxError", "Unexpected non-whitespace character after JSON at position 19")]], { afterStep: 10 });
   const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK });
   if (!picture) throw new Error("no picture");
-  return { exec, picture, story: concurrencyStory(SETUP, exec, "order 3 of those tried", PIDS, CLOCK) };
+  return { exec, picture, story: storyOfRun(exec, 3) };
+}
+
+/** The story of a run, as the check tells it: the `order`-th of those explored. */
+function storyOfRun(exec: Execution, order: number): string {
+  return storyOf(runFinding(SETUP, exec, { kind: "explored", order }, { pids: PIDS, clockMs: CLOCK }));
 }
 
 /** Each drawn step as the story's numbered line says it: "  3. B: writeFileSync ...". */
@@ -84,9 +94,9 @@ describe("the picture of writers and a reader in lanes", () => {
   test("process ids, the writers' clock and temp names' random parts show as the story shows them", () => {
     const tmp = `checkpoint.json.tmp-${PIDS[0]}-${CLOCK + 3}-9f8e7d6c5b`;
     const calls = [`A: openSync opens ${tmp} (w)`, `A: writeSync writes 19 bytes to ${tmp}`, `A: renameSync renames ${tmp} to checkpoint.json`];
-    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [3, returned({ step: 9 })]], { kind: "load", afterStep: 3 });
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [3, returned({ step: 9 })]], { afterStep: 3 });
     const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
-    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    const story = storyOfRun(exec, 1);
     const drawn = JSON.stringify(picture);
     expect(drawn).not.toContain(String(PIDS[0]));
     expect(drawn).not.toContain(String(CLOCK + 3));
@@ -97,9 +107,9 @@ describe("the picture of writers and a reader in lanes", () => {
 
   test("a long run leaves out the steps the story leaves out, numbered as the story numbers them, and keeps the loads at the steps it draws", () => {
     const calls = Array.from({ length: 60 }, (_, i) => `${i % 2 ? "B" : "A"}: writeSync writes 1 byte to checkpoint.json.tmp-${i % 2 ? "b" : "a"}`);
-    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [10, returned({ step: 1 })], [59, returned({ step: 2, by: "A" })], [60, returned({ step: 3 })]], { kind: "load", afterStep: 60 });
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [10, returned({ step: 1 })], [59, returned({ step: 2, by: "A" })], [60, returned({ step: 3 })]], { afterStep: 60 });
     const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
-    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    const story = storyOfRun(exec, 1);
     const gap = picture.steps.find((s) => s.skipped)!;
     expect(gap).toEqual({ n: 5, skipped: 36 });
     expect(story).toContain(`  … ${gap.skipped} more …`);
@@ -112,10 +122,10 @@ describe("the picture of writers and a reader in lanes", () => {
     const tmp = `checkpoint.json.tmp-${PIDS[0]}-1`;
     const calls = [`A: openSync opens ${tmp} (w)`, `A: writeSync writes 19 bytes to ${tmp}`, `A! renameSync renames ${tmp} to checkpoint.json`];
     const removed = { changed: [{ name: `@/work/${tmp}`, removed: true }] };
-    const text = `writer A's atomicCheckpoint threw Error (ENOENT): ENOENT: no such file or directory, rename '${tmp}'`;
-    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [1, returned({ step: 1 }), removed]], { kind: "writer", afterStep: 3, writer: 0, text });
+    const went: RunWent = { kind: "writer-failed", writer: 0, ended: { kind: "call", result: threw("Error", `ENOENT: no such file or directory, rename '${tmp}'`, "ENOENT") } };
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [1, returned({ step: 1 }), removed]], { afterStep: 3, went });
     const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
-    const story = concurrencyStory(SETUP, exec, "order 1 of those tried", PIDS, CLOCK);
+    const story = storyOfRun(exec, 1);
     expect(picture.failure).toMatchObject({ kind: "writer", afterStep: 3, writer: "A", short: "writer A's atomicCheckpoint threw Error (ENOENT)" });
     expect(picture.steps.at(-1)).toMatchObject({ n: 3, writer: "A", failed: true });
     expect(picture.loads[1]!.changed).toEqual(["removed checkpoint.json.tmp-<pid\u00a0of\u00a0A>-1"]);
@@ -126,7 +136,7 @@ describe("the picture of writers and a reader in lanes", () => {
   test("a load equal to two writers' states names both; with no old checkpoint, null is null", () => {
     const setup: Setup = { old: null, states: [0, [], []] };
     const calls = ["B: renameSync renames checkpoint.json.tmp to checkpoint.json", "A: writeFileSync writes 1 byte to checkpoint.json"];
-    const exec = execution(setup, calls, [[0, returned(null)], [1, returned([])], [2, threw("SyntaxError", "Unexpected token")]], { kind: "load", afterStep: 2 });
+    const exec = execution(setup, calls, [[0, returned(null)], [1, returned([])], [2, threw("SyntaxError", "Unexpected token")]], { afterStep: 2 });
     const picture = lanesPicture({ setup, exec, pids: PIDS, clockMs: CLOCK })!;
     expect(picture.loads.map(loadLabel)).toEqual(["null", "B's/C's", "threw"]);
     expect(picture.before).toBeNull();
@@ -134,10 +144,10 @@ describe("the picture of writers and a reader in lanes", () => {
 
   test("a wrong final state: the final load is drawn after the last step, marked, and says it returned the old state", () => {
     const calls = ["A: writeFileSync writes 19 bytes to checkpoint.json.tmp-a", "B: writeFileSync writes 19 bytes to checkpoint.json.tmp-b"];
-    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [2, returned({ step: 1 })]], { kind: "final", afterStep: 2 });
     const written = during(SETUP).slice(1);
+    const went: RunWent = { kind: "reader-saw", final: true, held: { bytes: 10, start: '{"step":1}' }, wrong: loadWrong(returned({ step: 1 }), written)! };
+    const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [2, returned({ step: 1 })]], { afterStep: 2, went });
     exec.loadsSeen!.push({ afterStep: 2, final: true, result: returned({ step: 1 }), allowed: written });
-    exec.problem!.text = `checkpoint.json held 10 bytes, and the reader's ${checkLoad(returned({ step: 1 }), written)}`;
     const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
     expect(picture.loads.at(-1)).toMatchObject({ afterStep: 2, final: true, wrong: true, saw: "state", states: ["old"] });
     expect(picture.loads.filter((l) => l.wrong)).toHaveLength(1);
@@ -180,7 +190,7 @@ describe("the lanes picture in the terminal", () => {
   test("a long run shows the steps just before the failure, counts those before them, and still fits 12 lines at 60 columns", () => {
     const calls = Array.from({ length: 60 }, (_, i) => `${i % 2 ? "B" : "A"}: writeSync writes 1 byte to checkpoint.json.tmp-${i % 2 ? "b" : "a"}`);
     const loads: [number, CallResult][] = [[0, returned({ step: 1 })], ...Array.from({ length: 59 }, (_, i): [number, CallResult] => [i + 1, returned({ step: 1 })]), [60, returned({ step: 3 })]];
-    const exec = execution(SETUP, calls, loads, { kind: "load", afterStep: 60 });
+    const exec = execution(SETUP, calls, loads, { afterStep: 60 });
     const picture = lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK })!;
     const lines = lanesLines(picture, { width: 60, indent: 6, c: colours[0]! });
     expect(lines.length).toBeLessThanOrEqual(12);

@@ -2,12 +2,13 @@
 // scenario's paths in it, so that a story that knows whose process id a name holds can say so
 // ("<pid of A>"); a story that hides the id (stale-temp's restarted process) spells each quoted
 // name the way its crash story does (crash/names.ts: quotedNamesNormalised), and a concurrency
-// failure's cause names whose pid a name holds as its story does (checks/concurrency/world-of.ts).
+// failure's cause names whose pid a name holds as its story does (report/run-story.ts).
 import path from "node:path";
 import { expect, test } from "vitest";
 import { quotedNamesNormalised } from "../../crash/names.js";
 import { summarizeError } from "../../sandbox/runtime/target/call.js";
-import { runCause } from "../../checks/concurrency/world-of.js";
+import { causeOf } from "../../grading/finding-cause.js";
+import type { Finding, RunWent } from "../../contract/finding.js";
 import { scrubPaths } from "../../sandbox/messages/paths.js";
 
 const ROOT = path.join("/", "scenario-root");
@@ -31,12 +32,15 @@ test("the scenario's paths and a temp name's random hex run are hidden, whether 
 });
 
 test("a concurrency failure's cause names a writer's process id in a temp name as its story does, so two grades' causes match", () => {
+  const run = (pidOfA: number, went: RunWent): Finding => ({
+    setting: { kind: "concurrent-writers", states: ['{"a":1}', '{"b":2}'], old: null, tried: { kind: "random" }, steps: [], readerChanged: [], pids: [pidOfA, 40002, 40003], clockMs: 0 },
+    wrong: { kind: "run", afterStep: 0, went },
+  });
   const cause = (pidOfA: number) => {
     const message = `ENOENT: no such file or directory, rename 'checkpoint.json.tmp-${pidOfA}-7e08eb2b' -> 'checkpoint.json'`;
-    const told = { errors: [{ name: "Error", code: "ENOENT", message }], outcomes: [] };
-    return runCause({ told }, { setup: { old: null, states: [{ a: 1 }, { b: 2 }] }, pids: [pidOfA, 40002, 40003], clockMs: 0 });
+    return causeOf(run(pidOfA, { kind: "writer-failed", writer: 0, ended: { kind: "call", result: { status: "threw", error: { name: "Error", code: "ENOENT", message, notImplemented: false } } } }));
   };
   expect(cause(30829).errors?.[0]?.message).toBe("ENOENT: no such file or directory, rename 'checkpoint.json.tmp-<pid\u00a0of\u00a0A>-*' -> 'checkpoint.json'");
   expect(cause(31977)).toEqual(cause(30829));
-  expect(runCause({ told: { errors: [], outcomes: [] } }, { setup: { old: null, states: [] }, pids: [], clockMs: 0 })).toEqual({});
+  expect(causeOf(run(30829, { kind: "reader-unfinished", final: false }))).toEqual({ outcome: "the reader did not finish its load" });
 });
