@@ -13,6 +13,8 @@ import type { Setup } from "../../concurrency/world.js";
 import type { RunWent } from "../../contract/finding.js";
 import { loadWrong, noCheckpoint, type Expected } from "../../grading/calls.js";
 import { storyOf } from "../../report/finding-story.js";
+import { causeOf } from "../../grading/finding-cause.js";
+import { nothingTold, recordingTold } from "../../grading/told.js";
 import { loadLabel, stepsCounted, type LanesPicture } from "../../contract/picture-lanes.js";
 import { lanesLines } from "../../report/picture-lines-lanes.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
@@ -155,6 +157,24 @@ describe("the picture of writers and a reader in lanes", () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {6}✗ +end +│ │ +✗ old +\(once every writer had returned\)$/));
     const failure = lines.slice(lines.findIndex((l) => l.startsWith("      ✗ once"))).join(" ").replace(/\s+/g, " ");
     expect(failure).toBe(" ✗ once every writer had returned: the reader's loadCheckpoint returned {\"step\":1}");
+  });
+
+  test("drawing the picture records nothing as told: the failure's cause is its finding's alone (a writer's throw, not a load the picture judged)", () => {
+    const told = nothingTold();
+    const { exec } = sharedTemp();
+    const finding = runFinding(SETUP, exec, { kind: "explored", order: 3 }, { pids: PIDS, clockMs: CLOCK });
+    expect(recordingTold(told, () => lanesPicture({ setup: SETUP, exec, pids: PIDS, clockMs: CLOCK }))).not.toBeNull();
+    expect(told).toEqual(nothingTold());
+    expect(causeOf(finding).outcome).toBe("loadCheckpoint threw SyntaxError");
+    const tmp = `checkpoint.json.tmp-${PIDS[0]}-1`;
+    const went: RunWent = { kind: "writer-failed", writer: 0, ended: { kind: "call", result: threw("Error", `ENOENT: no such file or directory, rename '${tmp}'`, "ENOENT") } };
+    const writerFailed = execution(SETUP, SHARED_TEMP.slice(0, 3), [[0, returned({ step: 1 })], [1, returned(null)]], { afterStep: 3, went });
+    recordingTold(told, () => lanesPicture({ setup: SETUP, exec: writerFailed, pids: PIDS, clockMs: CLOCK }));
+    expect(told).toEqual(nothingTold());
+    expect(causeOf(runFinding(SETUP, writerFailed, { kind: "random" }, { pids: PIDS, clockMs: CLOCK }))).toEqual({
+      errors: [{ name: "Error", code: "ENOENT", message: "ENOENT: no such file or directory, rename 'checkpoint.json.tmp-<pid\u00a0of\u00a0A>-1'" }],
+      outcome: "atomicCheckpoint threw Error (ENOENT)",
+    });
   });
 
   test("no picture when the record cannot say for sure: the last load was judged right, or an allowed state has a name the picture does not know; and never a throw", () => {
