@@ -5,7 +5,7 @@
 // failure's cause names whose pid a name holds as its story does (report/run-story.ts).
 import path from "node:path";
 import { expect, test } from "vitest";
-import { quotedNamesNormalised } from "../../crash/names.js";
+import { normaliseName, quotedNamesNormalised } from "../../crash/names.js";
 import { summarizeError } from "../../sandbox/runtime/target/call.js";
 import { causeOf } from "../../grading/finding-cause.js";
 import type { Finding, RunWent } from "../../contract/finding.js";
@@ -18,6 +18,13 @@ test("a quoted temp name's process id and random part are hidden, whatever their
   for (const name of ["checkpoint.json.4001.tmp", "checkpoint.json.4123.tmp", "checkpoint.json.a8k2m1.tmp"])
     expect(quotedNamesNormalised(`rename '${name}' -> 'checkpoint.json'`)).toBe("rename 'checkpoint.json.*.tmp' -> 'checkpoint.json'");
   expect(quotedNamesNormalised("expected 12345 bytes in 'x.json'")).toBe("expected 12345 bytes in 'x.json'");
+});
+
+test("a temp name's base64url random part is hidden whole, dashes and all; a name of lower-case words is kept", () => {
+  for (const random of ["j-Qx9_0aZb3k", "AbCdEfGhIjK", "x_y-z0123456789"]) expect(normaliseName(`checkpoint.json.${random}.tmp`)).toBe("checkpoint.json.*.tmp");
+  expect(normaliseName("checkpoint.json.in-progress.tmp")).toBe("checkpoint.json.in-progress.tmp");
+  expect(normaliseName("task-checkpoint.json")).toBe("task-checkpoint.json");
+  expect(normaliseName("checkpoint.json.Xk3_9aQ-2bLp")).toBe("checkpoint.json.*");
 });
 
 test("the sandbox's summary of an error hides the scenario's folders and keeps the names in it as thrown", () => {
