@@ -15,11 +15,12 @@ export function normaliseName(name: string, known: KnownIds = {}): string {
   // Shapes first: a random part that happens to hold the id's digits is hidden whole, as always.
   // A UUID (randomUUID) is hidden whole: its groups of four may be all letters, which alone are kept.
   // A base64url part of its own (randomBytes(8).toString("base64url"), a nanoid: after a dot,
-  // before ".tmp" or the end) is hidden whole, dashes and all, when it holds a digit or a capital,
-  // as nearly every one does: a run of lower-case words ("in-progress") is the student's own.
+  // before ".tmp" or the end) is hidden whole, dashes and all, when it mixes capitals and small
+  // letters, as all but a few in a hundred do: words, digits and dashes ("json-4001-1-1765...",
+  // "in-progress") are the student's own, and their numbers are hidden below.
   const shaped = name
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "*")
-    .replace(/(?<=^|[./])[\w-]{10,}(?=\.tmp$|$)/g, (m) => (/[0-9A-Z]/.test(m) ? "*" : m))
+    .replace(/(?<=^|[./])[\w-]{10,}(?=\.tmp$|$)/g, (m) => (/[A-Z]/.test(m) && /[a-z]/.test(m) ? "*" : m))
     .replace(/[0-9a-f]{8,}|[0-9a-z]{6,}(?=\.tmp|$)|\d{4,}/gi, (m) => (/^[a-z]+$/i.test(m) ? m : "*"));
   return (known.pids ?? []).filter((pid) => pid !== null).reduce((text, pid) => text.replace(new RegExp(`(?<![0-9])${pid}(?![0-9])`, "g"), "*"), shaped);
 }
