@@ -22,7 +22,7 @@ test("a quoted temp name's process id and random part are hidden, whatever their
 
 test("a temp name's base64url random part is hidden whole, dashes and all; words, digits and dashes are the student's, with the numbers hidden", () => {
   for (const random of ["j-Qx9_0aZb3k", "AbCdEfGhIjK", "x_y-z01234W6789"]) expect(normaliseName(`checkpoint.json.${random}.tmp`)).toBe("checkpoint.json.*.tmp");
-  expect(normaliseName("checkpoint.json.in-progress.tmp")).toBe("checkpoint.json.in-progress.tmp");
+  for (const words of ["in-progress", "previousState", "BackupCopy"]) expect(normaliseName(`checkpoint.json.${words}.tmp`)).toBe(`checkpoint.json.${words}.tmp`);
   expect(normaliseName(".checkpoint.json-4001-1-1765100000000.tmp")).toBe(".checkpoint.json-*-1-*.tmp");
   expect(normaliseName("task-checkpoint.json")).toBe("task-checkpoint.json");
   expect(normaliseName("checkpoint.json.Xk3_9aQ-2bLp")).toBe("checkpoint.json.*");
