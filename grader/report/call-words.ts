@@ -4,6 +4,11 @@
 import type { CallMade, CallWrong } from "../contract/finding.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 
+/** A save (atomicCheckpoint) and what it did, as a call a story tells. */
+export function saveCall(result: CallResult): CallMade {
+  return { fn: "atomicCheckpoint", shown: "atomicCheckpoint", result };
+}
+
 /** What a call did, in words: "returned {...}", "threw SyntaxError: ...", "is not implemented yet". */
 export function callWords({ fn, shown, result: r }: CallMade): string {
   const lead = callLead({ fn, shown, result: r });

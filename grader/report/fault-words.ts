@@ -3,6 +3,7 @@
 import type { DiskSaidNo } from "../contract/finding.js";
 import { normaliseName } from "../crash/names.js";
 import { displayPath } from "../crash/trace.js";
+import { ordinal } from "./sizes.js";
 
 /** "its 1st write of 2 (writeSync, 10 bytes to ".checkpoint.json.*.tmp") wrote only 4 bytes and returned 4". */
 export function faultWords({ fault, point, of }: Pick<DiskSaidNo, "fault" | "point" | "of">): string {
@@ -26,7 +27,3 @@ function bytes(n: number): string {
   return `${n} byte${n === 1 ? "" : "s"}`;
 }
 
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
-  return `${n}${suffix}`;
-}

@@ -1,15 +1,15 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { AfterFault, ChainLink, CrashChain, DiskSaidNo, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
+import type { AfterFault, ChainLink, ConcurrentWriters, CrashChain, DiskSaidNo, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
-import { callWords, callWrongWords, returnedUnfinishedWords } from "./call-words.js";
+import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
-  if (setting?.kind === "concurrent-writers" && wrong.kind === "run") return runStory(setting, wrong);
+  if (setting?.kind === "concurrent-writers") return wrong.kind === "run" ? runStory(setting, wrong) : wrongWords(wrong);
   const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
   lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong, setting) : wrongWords(wrong));
   for (const note of notes) lines.push(noteWords(note));
@@ -20,7 +20,7 @@ function noteWords(note: Note): string {
   return note.kind === "hint" ? note.says : returnedUnfinishedWords(note.fn);
 }
 
-function settingWords(setting: Setting): string {
+function settingWords(setting: Exclude<Setting, ConcurrentWriters>): string {
   switch (setting.kind) {
     case "writes-in-turn":
       return `Wrote ${setting.shown.join(", then ")}, loading after each write.`;
@@ -34,9 +34,6 @@ function settingWords(setting: Setting): string {
       return chainWords(setting);
     case "disk-said-no":
       return diskSaidNoWords(setting);
-    case "concurrent-writers":
-      // Told with its failure (storyOf): a run's setting alone says nothing a student can use.
-      return "";
     case "crash-in-call": {
       const killed = describeCut(setting.trace, setting.cut, setting.start, { call: "atomicCheckpoint" });
       return `${callOver(setting.old, setting.call)} ${killed}.\nOn disk after the crash: ${describeDisk(setting.disk)}.`;
@@ -64,7 +61,7 @@ function powerCutWords({ old, call, trace, cut, start, end, disk }: PowerCutInCa
 /** "With the old checkpoint X on disk, atomicCheckpoint(path, Y) ran on a disk that said no: ... It threw ... On disk after it: ...". */
 function diskSaidNoWords(setting: DiskSaidNo): string {
   const { old, call, result, disk } = setting;
-  const outcome = result.status === "returned" ? "atomicCheckpoint returned normally" : callWords({ fn: "atomicCheckpoint", shown: "atomicCheckpoint", result });
+  const outcome = result.status === "returned" ? "atomicCheckpoint returned normally" : callWords(saveCall(result));
   return `${onDisk(old)}, ${call} ran on a disk that said no: ${faultWords(setting)}.\n${outcome}. On disk after it: ${describeDisk(disk)}.`;
 }
 

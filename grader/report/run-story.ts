@@ -2,10 +2,9 @@
 // Finding: who saved what over what, the writers' calls in the order they ran, and what went
 // wrong after which; in words that repeat from grade to grade (no process id, clock time or
 // random part of a temp name). The lanes picture says its steps and failure in the same words.
-import type { CallMade, ConcurrentWriters, RunWent, RunWrong } from "../contract/finding.js";
-import type { CallResult } from "../sandbox/messages/scenario.js";
+import type { ConcurrentWriters, RunWent, RunWrong } from "../contract/finding.js";
 import { normaliseName } from "../crash/names.js";
-import { callLead, callWords, callWrongWords } from "./call-words.js";
+import { callLead, callWords, callWrongWords, saveCall } from "./call-words.js";
 import { formatBytes } from "./sizes.js";
 
 /** "A", "B", "C". */
@@ -80,9 +79,9 @@ export function wentKind(went: RunWent): "load" | "writer" | "final" | "endless"
 export function wentWords(went: RunWent): string {
   switch (went.kind) {
     case "old-save-failed":
-      return `saving the old state before the writers started, ${went.ended.kind === "gone" ? `the process ${went.ended.said}` : callWords(savedBy(went.ended.result))}`;
+      return `saving the old state before the writers started, ${went.ended.kind === "gone" ? `the process ${went.ended.said}` : callWords(saveCall(went.ended.result))}`;
     case "writer-failed":
-      return `writer ${writerName(went.writer)}'s ${went.ended.kind === "gone" ? `process ${went.ended.said}` : callWords(savedBy(went.ended.result))}`;
+      return `writer ${writerName(went.writer)}'s ${went.ended.kind === "gone" ? `process ${went.ended.said}` : callWords(saveCall(went.ended.result))}`;
     case "endless":
       return `the writers made ${went.calls.toLocaleString("en-US")} file-system calls without all of them returning (is a writer waiting in a loop for something another writer holds?)`;
     case "reader-gone":
@@ -98,19 +97,14 @@ export function wentWords(went: RunWent): string {
 export function wentLead(went: RunWent): string {
   switch (went.kind) {
     case "old-save-failed":
-      return went.ended.kind === "call" ? `saving the old state before the writers started, ${callLead(savedBy(went.ended.result))}` : wentWords(went);
+      return went.ended.kind === "call" ? `saving the old state before the writers started, ${callLead(saveCall(went.ended.result))}` : wentWords(went);
     case "writer-failed":
-      return went.ended.kind === "call" ? `writer ${writerName(went.writer)}'s ${callLead(savedBy(went.ended.result))}` : wentWords(went);
+      return went.ended.kind === "call" ? `writer ${writerName(went.writer)}'s ${callLead(saveCall(went.ended.result))}` : wentWords(went);
     case "reader-saw":
       return `the reader's ${callLead(went.wrong.call)}`;
     default:
       return wentWords(went);
   }
-}
-
-/** A save that did not return normally, as a call a story tells. */
-function savedBy(result: CallResult): CallMade {
-  return { fn: "atomicCheckpoint", shown: "atomicCheckpoint", result };
 }
 
 /** The checkpoint file as a story says it held: "no file", "0 bytes", "17 bytes ("{\"step\":1}")". */

@@ -7,6 +7,7 @@
 import { isWrongCell, runLabel, type PictureCell, type PictureRun, type RunsPicture } from "../../contract/picture-runs.js";
 import { esc } from "./escape.js";
 import { wrapText } from "./wrap.js";
+import { ordinal } from "../sizes.js";
 import { CH, LINE, svgText as text } from "./svg-text.js";
 
 /** The character width of the 12 px monospace text, a line's height, and the geometry of lanes and cells. */
@@ -112,14 +113,15 @@ function legendLines(picture: RunsPicture, chars: number): string[] {
 
 /** "steps 1, 2 and 3", "step 4", "no step". */
 function stepsWords(cells: PictureCell[]): string {
-  const steps = cells.map((c) => `${c.step}${c.time > 1 ? ` (its ${ordinal(c.time)} run)` : ""}`);
+  const steps = cells.map((c) => `${c.step}${c.time > 1 ? ` (its ${nthRun(c.time)} run)` : ""}`);
   if (steps.length === 0) return "no step";
   if (steps.length === 1) return `step ${steps[0]}`;
   return `steps ${steps.slice(0, -1).join(", ")} and ${steps.at(-1)}`;
 }
 
-function ordinal(n: number): string {
-  return n === 2 ? "second" : n === 3 ? "third" : `${n}th`;
+/** A step's 2nd or later run, as the picture's words say it: "second", "third", "4th", "22nd". */
+function nthRun(n: number): string {
+  return n === 2 ? "second" : n === 3 ? "third" : ordinal(n);
 }
 
 /** The whole picture in words: each run, the steps it ran, where it was killed, what it printed, and what the story says is wrong. */
