@@ -144,7 +144,29 @@ export interface ConcurrentWriters {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong;
+
+/**
+ * The lab's record of side effects after a task's processes (`unit`: its runs, or its sessions)
+ * shows a wrong recovery: runStep was called with a step outside the task's 1 to `steps`; a step
+ * never ran (`held`: the steps the record holds, in its order); a step ran, in process `run`, on a
+ * state other than the one the step before it produced; or a step ran in the processes `runs`,
+ * more times than once plus the `crashes` that landed between its side effect and its checkpoint.
+ */
+export interface RecordWrong {
+  kind: "record";
+  unit: "run" | "session";
+  went: RecordWent;
+}
+
+export type RecordWent =
+  | { kind: "step-outside"; step: number; steps: number }
+  | { kind: "never-ran"; step: number; held: number[] }
+  | { kind: "wrong-state"; step: number; run: number; state: TaskState }
+  | { kind: "ran-again"; step: number; runs: number[]; crashes: number };
+
+/** A state of the task's, by what produced it: its initial state, step `step`, or nothing the task does. */
+export type TaskState = { kind: "initial" } | { kind: "after-step"; step: number } | { kind: "never-produced" };
 
 /** What went wrong in a run of concurrent writers, after `afterStep` of their calls (0: before any). */
 export interface RunWrong {

@@ -7,6 +7,7 @@ import type { CallResult } from "../sandbox/messages/scenario.js";
 import { runOf, storyWords } from "../report/run-story.js";
 import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
+import { recordOutcome } from "../report/record-words.js";
 import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
@@ -41,6 +42,8 @@ function outcomeOf(wrong: Wrong): string {
       return "a process made more file-system calls than the grader records";
     case "run":
       return runOutcome(wrong.went);
+    case "record":
+      return recordOutcome(wrong.went);
   }
 }
 

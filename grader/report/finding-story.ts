@@ -6,6 +6,7 @@ import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
+import { recordWrongWords } from "./record-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
@@ -139,6 +140,8 @@ export function wrongWords(wrong: Wrong): string {
       return callWrongWords(wrong);
     case "run":
       return wentWords(wrong.went);
+    case "record":
+      return recordWrongWords(wrong);
     case "process":
       return wrong.said;
     case "no-write-to-kill":

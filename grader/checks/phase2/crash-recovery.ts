@@ -9,10 +9,11 @@ import type { Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { recordLimitsText } from "../../sandbox/interposition/recorder.js";
 import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
-import { doneEffects, held, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
+import { doneEffects, judgeRecord, locateCrash, type Done, type GradedTask } from "./ledger.js";
 import { FILE_SETUP, checkRunResult, runTaskStep, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
+import { heldWords } from "../../report/record-words.js";
 
 export interface RecordedRun {
   traceId: string;
@@ -77,7 +78,7 @@ export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallRes
     if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
   }
   // A last run that threw is the story; then what the record shows; then what the last run returned.
-  if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${held([...effectsBefore(crashes), ...lastEffects])})`;
+  if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${heldWords([...effectsBefore(crashes), ...lastEffects].map((d) => d.step))})`;
   return judgeRecord(task, [...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(task, final, task.steps);
 }
 

@@ -6,6 +6,8 @@ import type { Effect, Trace } from "../../crash/model.js";
 import type { PictureRun } from "../../contract/picture-runs.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
 import { toldOutcome, type JudgedPlace } from "../../grading/told.js";
+import type { RecordWent, RecordWrong, TaskState } from "../../contract/finding.js";
+import { recordOutcome, recordSays, recordWrongWords } from "../../report/record-words.js";
 
 /** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
 export interface GradedTask extends LabTaskSettings {
@@ -35,16 +37,10 @@ export function doneEffects(entries: Trace["entries"], run: number): Done[] {
   return entries.filter((e): e is Effect => e.kind === "effect" && e.phase === "done").map((e) => ({ step: e.step, run, input: e.input, output: e.output }));
 }
 
-/** Names a state by its digest: "the initial state", "the state after step 5", or "a state the task never produced". */
-/** What kind of state a digest is, the same whichever step: "the initial state", "another step's state", "a state the task never produced". */
-export function stateKind(task: GradedTask, digest: string): string {
+/** A state by what produced it, from its digest: the initial state, a step, or nothing the task does. */
+export function stateOf(task: GradedTask, digest: string): TaskState {
   const k = task.expected.outputs.indexOf(digest);
-  return k === 0 ? "the initial state" : k > 0 ? "another step's state" : "a state the task never produced";
-}
-
-export function nameState(task: GradedTask, digest: string): string {
-  const k = task.expected.outputs.indexOf(digest);
-  return k === 0 ? "the initial state" : k > 0 ? `the state after step ${k}` : "a state the task never produced";
+  return k === 0 ? { kind: "initial" } : k > 0 ? { kind: "after-step", step: k } : { kind: "never-produced" };
 }
 
 /**
@@ -52,43 +48,45 @@ export function nameState(task: GradedTask, digest: string): string {
  * before it produced, and step s at most `1 + extraRuns[s]` times (one more for each crash
  * that landed between step s's side effect and its boundary); otherwise what went wrong.
  */
-export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: "run" | "session" = "run"): string | null {
-  const judged = (outcome: string, place?: JudgedPlace) => toldOutcome(outcome, { judged: true, place });
-  for (const d of done) {
-    if (d.step >= 1 && d.step <= task.steps) continue;
-    const says = `runStep was called with step ${d.step}; the task's steps are 1 to ${task.steps}`;
-    return judged("runStep was called with a step outside the task", { says }), says;
-  }
+export function recordWrong(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: RecordWrong["unit"] = "run"): RecordWrong | null {
+  const wrong = (went: RecordWent): RecordWrong => ({ kind: "record", unit, went });
+  const outside = done.find((d) => d.step < 1 || d.step > task.steps);
+  if (outside) return wrong({ kind: "step-outside", step: outside.step, steps: task.steps });
   const steps = Array.from({ length: task.steps }, (_, i) => i + 1);
   const missing = steps.find((step) => !done.some((d) => d.step === step));
-  if (missing !== undefined) return judged("a step never ran", { step: missing, says: `step ${missing} never ran` }), `step ${missing} never ran (the record holds ${held(done)})`;
-  for (const d of done) {
-    if (d.input !== task.expected.inputs[d.step]) {
-      const says = `step ${d.step} ran (in ${unit} ${d.run}) with ${nameState(task, d.input)}; it must start from the state after step ${d.step - 1}${d.step === 1 ? " (the initial state)" : ""}`;
-      judged(`a step ran with ${stateKind(task, d.input)}`, { step: d.step, run: d.run, says, wrongState: true });
-      return says;
-    }
-  }
+  if (missing !== undefined) return wrong({ kind: "never-ran", step: missing, held: done.map((d) => d.step) });
+  const onWrongState = done.find((d) => d.input !== task.expected.inputs[d.step]);
+  if (onWrongState) return wrong({ kind: "wrong-state", step: onWrongState.step, run: onWrongState.run, state: stateOf(task, onWrongState.input) });
   for (const step of steps) {
-    const runs = done.filter((d) => d.step === step);
-    const allowed = 1 + (extraRuns[step] ?? 0);
-    if (runs.length > allowed) {
-      const why = allowed === 1
-        ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
-        : `only ${allowed - 1} crash${allowed > 2 ? "es" : ""} landed between its side effect and its checkpoint`;
-      const says = `step ${step} ran ${runs.length} times (in ${unit}s ${runs.map((r) => r.run).join(", ")})`;
-      judged(allowed === 1 ? "a step ran again with no crash between its side effect and its checkpoint" : "a step ran more times than crashes landed between its side effect and its checkpoint", { step, says, ranAgain: true });
-      return `${says}: ${why}`;
-    }
+    const runs = done.filter((d) => d.step === step).map((d) => d.run);
+    const crashes = extraRuns[step] ?? 0;
+    if (runs.length > 1 + crashes) return wrong({ kind: "ran-again", step, runs, crashes });
   }
   return null;
 }
 
-/** "steps 1, 2, 3, 3, 4", "only step 1" or "no step", in the order the record holds them. */
-export function held(done: Done[]): string {
-  if (done.length === 0) return "no step";
-  if (done.length === 1) return `only step ${done[0]!.step}`;
-  return `steps ${done.map((d) => d.step).join(", ")}`;
+/** recordWrong's judgement as a story still told as text says it, with its outcome and place told (grading/told.ts). */
+export function judgeRecord(task: GradedTask, done: Done[], extraRuns: number[] = [], unit: RecordWrong["unit"] = "run"): string | null {
+  const wrong = recordWrong(task, done, extraRuns, unit);
+  if (!wrong) return null;
+  toldOutcome(recordOutcome(wrong.went), { judged: true, place: recordPlace(wrong) });
+  return recordWrongWords(wrong);
+}
+
+/** Where a runs picture marks the record's judgement: the step, the process, and what went wrong there. */
+function recordPlace(wrong: RecordWrong): JudgedPlace {
+  const { went } = wrong;
+  const says = recordSays(wrong);
+  switch (went.kind) {
+    case "step-outside":
+      return { says };
+    case "never-ran":
+      return { step: went.step, says };
+    case "wrong-state":
+      return { step: went.step, run: went.run, says, wrongState: true };
+    case "ran-again":
+      return { step: went.step, says, ranAgain: true };
+  }
 }
 
 /**

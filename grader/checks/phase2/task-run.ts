@@ -3,7 +3,8 @@ import { describeResult, toldUnexpected } from "../../grading/calls.js";
 import { toldOutcome } from "../../grading/told.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
-import { nameState, stateKind, type GradedTask } from "./ledger.js";
+import { stateOf, type GradedTask } from "./ledger.js";
+import { stateKindWords, stateWords } from "../../report/record-words.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
@@ -49,8 +50,8 @@ export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: numbe
     return says;
   }
   if (run.stateDigest !== task.expected.outputs[stepsDone]) {
-    const says = `runTask returned status "${status}" with ${run.stateDigest ? nameState(task, run.stateDigest) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
-    toldOutcome(`runTask returned ${run.stateDigest ? stateKind(task, run.stateDigest) : "no state"} instead of the state after its last step`, { judged: true, place: { says } });
+    const says = `runTask returned status "${status}" with ${run.stateDigest ? stateWords(stateOf(task, run.stateDigest)) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
+    toldOutcome(`runTask returned ${run.stateDigest ? stateKindWords(stateOf(task, run.stateDigest)) : "no state"} instead of the state after its last step`, { judged: true, place: { says } });
     return says;
   }
   return null;

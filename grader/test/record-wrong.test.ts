@@ -1,0 +1,59 @@
+// The task record's judgement as data (RecordWrong): what recordWrong finds in a record of side
+// effects, and the sentence, picture words and outcome rendered from it alone.
+import { describe, expect, test } from "vitest";
+import { gradedTask, recordWrong, type Done } from "../checks/phase2/ledger.js";
+import { DEFAULT_TASK } from "../rubric-task.js";
+import { recordOutcome, recordSays, recordWrongWords } from "../report/record-words.js";
+import type { RecordWrong } from "../contract/finding.js";
+
+const task = gradedTask(DEFAULT_TASK);
+const ALL = Array.from({ length: task.steps }, (_, i) => i + 1);
+/** Each step in `steps` done on the right state, in process `runOf(i)`. */
+const record = (steps: number[], runOf: (i: number) => number = () => 1): Done[] =>
+  steps.map((step, i) => ({ step, run: runOf(i), input: task.expected.inputs[step] ?? "none", output: task.expected.outputs[step] }));
+
+describe("recordWrong: what a record of side effects shows, as data", () => {
+  test("a whole run, each step once on the state before it, is no finding; a crash in a step's window allows that step once more", () => {
+    expect(recordWrong(task, record(ALL))).toBeNull();
+    const again = [...ALL.slice(0, 5), 5, ...ALL.slice(5)];
+    expect(recordWrong(task, record(again), [0, 0, 0, 0, 0, 1])).toBeNull();
+    expect(recordWrong(task, record(again), [0, 0, 0, 0, 1])).toEqual({ kind: "record", unit: "run", went: { kind: "ran-again", step: 5, runs: [1, 1], crashes: 0 } });
+  });
+
+  test("a step outside the task is found before a missing step; a missing step names the record it reads from", () => {
+    expect(recordWrong(task, record([1, 2, 11]))?.went).toEqual({ kind: "step-outside", step: 11, steps: 10 });
+    expect(recordWrong(task, record(ALL.filter((s) => s !== 4)))?.went).toEqual({ kind: "never-ran", step: 4, held: [1, 2, 3, 5, 6, 7, 8, 9, 10] });
+  });
+
+  test("a step on the wrong state names the process and the state by what produced it", () => {
+    const done = record(ALL, (i) => (i < 6 ? 1 : 2));
+    done[6] = { ...done[6]!, input: task.expected.outputs[5]! };
+    expect(recordWrong(task, done, [], "session")).toEqual({ kind: "record", unit: "session", went: { kind: "wrong-state", step: 7, run: 2, state: { kind: "after-step", step: 5 } } });
+    done[6] = { ...done[6]!, input: "no such digest" };
+    expect(recordWrong(task, done)?.went).toMatchObject({ state: { kind: "never-produced" } });
+  });
+});
+
+describe("a record's words, rendered from the finding alone", () => {
+  const wrong = (went: RecordWrong["went"], unit: RecordWrong["unit"] = "run"): RecordWrong => ({ kind: "record", unit, went });
+
+  test("each kind's sentence, as a student reads it", () => {
+    expect(recordWrongWords(wrong({ kind: "step-outside", step: 0, steps: 10 }))).toBe("runStep was called with step 0; the task's steps are 1 to 10");
+    expect(recordWrongWords(wrong({ kind: "never-ran", step: 2, held: [1] }))).toBe("step 2 never ran (the record holds only step 1)");
+    expect(recordWrongWords(wrong({ kind: "wrong-state", step: 1, run: 2, state: { kind: "never-produced" } }, "session"))).toBe("step 1 ran (in session 2) with a state the task never produced; it must start from the state after step 0 (the initial state)");
+    expect(recordWrongWords(wrong({ kind: "ran-again", step: 3, runs: [1, 2, 3], crashes: 1 }))).toBe("step 3 ran 3 times (in runs 1, 2, 3): only 1 crash landed between its side effect and its checkpoint");
+    expect(recordWrongWords(wrong({ kind: "ran-again", step: 3, runs: [1, 2], crashes: 0 }))).toBe("step 3 ran 2 times (in runs 1, 2): no crash landed between its side effect and its checkpoint, so it must run exactly once");
+  });
+
+  test("the picture's words are the sentence without its reasons", () => {
+    const never = wrong({ kind: "never-ran", step: 2, held: [] });
+    expect(recordSays(never)).toBe("step 2 never ran");
+    expect(recordWrongWords(never)).toBe("step 2 never ran (the record holds no step)");
+  });
+
+  test("the outcome is the kind of judgement: the same whichever step, process or state it names", () => {
+    expect(recordOutcome({ kind: "wrong-state", step: 7, run: 2, state: { kind: "after-step", step: 5 } })).toBe(recordOutcome({ kind: "wrong-state", step: 3, run: 1, state: { kind: "after-step", step: 1 } }));
+    expect(recordOutcome({ kind: "wrong-state", step: 3, run: 1, state: { kind: "initial" } })).toBe("a step ran with the initial state");
+    expect(recordOutcome({ kind: "ran-again", step: 3, runs: [1, 2, 3], crashes: 1 })).not.toBe(recordOutcome({ kind: "ran-again", step: 3, runs: [1, 2], crashes: 0 }));
+  });
+});
