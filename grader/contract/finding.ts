@@ -144,7 +144,21 @@ export interface ConcurrentWriters {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong;
+
+/**
+ * runTask, having run `stepsDone` of the task's `steps` steps, did not return what it must: the
+ * run `{ status, nextStep }` ("done" once every step ran, else "paused"; the next step to run)
+ * with the state after its last step. `call`: it did not return, or returned something else than
+ * a run; `run`: it returned this status and nextStep instead; `state`: the right status and
+ * nextStep with another state (null: with none).
+ */
+export interface TaskResultWrong {
+  kind: "task-result";
+  stepsDone: number;
+  steps: number;
+  got: { kind: "call"; call: CallMade } | { kind: "run"; status: unknown; nextStep: unknown } | { kind: "state"; state: TaskState | null };
+}
 
 /**
  * The lab's record of side effects after a task's processes (`unit`: its runs, or its sessions)

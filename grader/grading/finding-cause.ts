@@ -7,7 +7,7 @@ import type { CallResult } from "../sandbox/messages/scenario.js";
 import { runOf, storyWords } from "../report/run-story.js";
 import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
-import { recordOutcome } from "../report/record-words.js";
+import { recordOutcome, taskResultOutcome } from "../report/task-words.js";
 import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
@@ -18,6 +18,7 @@ export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "ou
 /** The errors the wrong tells: what its call threw; in a run of concurrent writers, in the run's words (a temp name's pid as whose it is), as its story tells them. */
 function wrongErrors(wrong: Wrong, setting: Setting | undefined): TargetError[] {
   if (wrong.kind === "call") return callErrors(wrong.call.result);
+  if (wrong.kind === "task-result") return wrong.got.kind === "call" ? callErrors(wrong.got.call.result) : [];
   if (wrong.kind !== "run" || setting?.kind !== "concurrent-writers") return [];
   const result = runResult(wrong.went);
   return result ? callErrors(result).map((e) => ({ ...e, message: storyWords(e.message, runOf(setting)) })) : [];
@@ -44,6 +45,8 @@ function outcomeOf(wrong: Wrong): string {
       return runOutcome(wrong.went);
     case "record":
       return recordOutcome(wrong.went);
+    case "task-result":
+      return taskResultOutcome(wrong);
   }
 }
 

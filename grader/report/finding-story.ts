@@ -6,7 +6,7 @@ import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
-import { recordWrongWords } from "./record-words.js";
+import { recordWrongWords, taskResultWords } from "./task-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
@@ -142,6 +142,8 @@ export function wrongWords(wrong: Wrong): string {
       return wentWords(wrong.went);
     case "record":
       return recordWrongWords(wrong);
+    case "task-result":
+      return taskResultWords(wrong);
     case "process":
       return wrong.said;
     case "no-write-to-kill":

@@ -13,7 +13,7 @@ import { doneEffects, judgeRecord, locateCrash, type Done, type GradedTask } fro
 import { FILE_SETUP, checkRunResult, runTaskStep, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
-import { heldWords } from "../../report/record-words.js";
+import { heldWords } from "../../report/task-words.js";
 
 export interface RecordedRun {
   traceId: string;

@@ -7,7 +7,7 @@ import type { PictureRun } from "../../contract/picture-runs.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
 import { toldOutcome, type JudgedPlace } from "../../grading/told.js";
 import type { RecordWent, RecordWrong, TaskState } from "../../contract/finding.js";
-import { recordOutcome, recordSays, recordWrongWords } from "../../report/record-words.js";
+import { recordOutcome, recordSays, recordWrongWords } from "../../report/task-words.js";
 
 /** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
 export interface GradedTask extends LabTaskSettings {

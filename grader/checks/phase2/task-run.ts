@@ -1,10 +1,11 @@
 // The Phase 2 scenario pieces: calling runTask on the lab task, and reading what a run returned.
-import { describeResult, toldUnexpected } from "../../grading/calls.js";
-import { toldOutcome } from "../../grading/told.js";
+import { callErrors } from "../../grading/calls.js";
+import { toldError, toldOutcome } from "../../grading/told.js";
+import type { TaskResultWrong } from "../../contract/finding.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { stateOf, type GradedTask } from "./ledger.js";
-import { stateKindWords, stateWords } from "../../report/record-words.js";
+import { taskResultOutcome, taskResultSays, taskResultWords } from "../../report/task-words.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
@@ -37,22 +38,20 @@ export const restart: ScenarioStep = { fresh: true };
  * Null when runTask returned `{ status, nextStep }` as expected after `stepsDone` steps (and the
  * final state once done); otherwise what it did instead.
  */
-export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: number): string | null {
-  const status = stepsDone >= task.steps ? "done" : "paused";
-  const expected = `{ status: "${status}", nextStep: ${stepsDone + 1} }`;
-  if (r.status !== "returned" || !r.value.run) toldUnexpected("runTask", r);
-  if (r.status !== "returned") return `${describeResult("runTask", r)}; expected it to return ${expected}`;
-  const run = r.value.run;
-  if (!run) return `runTask returned ${r.value.preview}; expected ${expected}`;
-  if (run.status !== status || run.nextStep !== stepsDone + 1) {
-    const says = `runTask returned { status: ${JSON.stringify(run.status)}, nextStep: ${JSON.stringify(run.nextStep)} }; expected ${expected} after ${stepsDone} of ${task.steps} steps`;
-    toldOutcome(`runTask returned the wrong ${run.status !== status ? "status" : "nextStep"}`, { judged: true, place: { says } });
-    return says;
-  }
-  if (run.stateDigest !== task.expected.outputs[stepsDone]) {
-    const says = `runTask returned status "${status}" with ${run.stateDigest ? stateWords(stateOf(task, run.stateDigest)) : "no state"}; expected the state after step ${stepsDone}${status === "done" ? " (the final state)" : ""}`;
-    toldOutcome(`runTask returned ${run.stateDigest ? stateKindWords(stateOf(task, run.stateDigest)) : "no state"} instead of the state after its last step`, { judged: true, place: { says } });
-    return says;
-  }
+export function runResultWrong(task: GradedTask, r: CallResult, stepsDone: number): TaskResultWrong | null {
+  const wrong = (got: TaskResultWrong["got"]): TaskResultWrong => ({ kind: "task-result", stepsDone, steps: task.steps, got });
+  if (r.status !== "returned" || !r.value.run) return wrong({ kind: "call", call: { fn: "runTask", shown: "runTask", result: r } });
+  const { status, nextStep, stateDigest } = r.value.run;
+  if (status !== (stepsDone >= task.steps ? "done" : "paused") || nextStep !== stepsDone + 1) return wrong({ kind: "run", status, nextStep });
+  if (stateDigest !== task.expected.outputs[stepsDone]) return wrong({ kind: "state", state: stateDigest ? stateOf(task, stateDigest) : null });
   return null;
+}
+
+/** runResultWrong's judgement as a story still told as text says it, with the error and outcome it tells (grading/told.ts). */
+export function checkRunResult(task: GradedTask, r: CallResult, stepsDone: number): string | null {
+  const wrong = runResultWrong(task, r, stepsDone);
+  if (!wrong) return null;
+  toldOutcome(taskResultOutcome(wrong), { judged: true, place: { says: taskResultSays(wrong) } });
+  for (const e of callErrors(r)) toldError(e);
+  return taskResultWords(wrong);
 }

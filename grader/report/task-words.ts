@@ -1,7 +1,9 @@
-// How a task's record of side effects reads in a failure story (RecordWrong, contract/finding.ts):
-// the sentence under a failed check, the shorter words a runs picture marks the place with, and
-// the outcome, the same for every submission with that bug, that the report compares.
-import type { RecordWent, RecordWrong, TaskState } from "../contract/finding.js";
+// How a task's runs read in a failure story: its record of side effects (RecordWrong,
+// contract/finding.ts) and what runTask returned (TaskResultWrong). For each, the sentence under a
+// failed check, the shorter words a runs picture marks the place with, and the outcome, the same
+// for every submission with that bug, that the report compares.
+import type { RecordWent, RecordWrong, TaskResultWrong, TaskState } from "../contract/finding.js";
+import { callLead, callOutcome, callWords } from "./call-words.js";
 
 /** The story's sentence: "step 4 never ran (the record holds steps 1, 2, 3, 5)", "step 3 ran 2 times (in runs 1, 2): no crash landed ...". */
 export function recordWrongWords(wrong: RecordWrong): string {
@@ -64,4 +66,42 @@ export function heldWords(steps: number[]): string {
   if (steps.length === 0) return "no step";
   if (steps.length === 1) return `only step ${steps[0]}`;
   return `steps ${steps.join(", ")}`;
+}
+
+/** The run runTask must return, as a story shows it: '{ status: "paused", nextStep: 5 }'. */
+function expectedRun({ stepsDone, steps }: TaskResultWrong): string {
+  return `{ status: "${stepsDone >= steps ? "done" : "paused"}", nextStep: ${stepsDone + 1} }`;
+}
+
+/** The story's sentence: "runTask threw Error: ...; expected it to return { ... }", "runTask returned status "done" with the state after step 9; expected ...". */
+export function taskResultWords(wrong: TaskResultWrong): string {
+  const { got } = wrong;
+  if (got.kind !== "call") return taskResultSays(wrong);
+  return `${callWords(got.call)}; expected ${got.call.result.status === "returned" ? "" : "it to return "}${expectedRun(wrong)}`;
+}
+
+/** What a runs picture marks: the sentence, or for a call, its lead ("runTask threw Error (EEXIST)"). */
+export function taskResultSays(wrong: TaskResultWrong): string {
+  const { got, stepsDone, steps } = wrong;
+  switch (got.kind) {
+    case "call":
+      return callLead(got.call);
+    case "run":
+      return `runTask returned { status: ${JSON.stringify(got.status)}, nextStep: ${JSON.stringify(got.nextStep)} }; expected ${expectedRun(wrong)} after ${stepsDone} of ${steps} steps`;
+    case "state":
+      return `runTask returned status "${stepsDone >= steps ? "done" : "paused"}" with ${got.state ? stateWords(got.state) : "no state"}; expected the state after step ${stepsDone}${stepsDone >= steps ? " (the final state)" : ""}`;
+  }
+}
+
+/** What runTask's wrong return comes down to, whichever step it was at. */
+export function taskResultOutcome(wrong: TaskResultWrong): string {
+  const { got, stepsDone, steps } = wrong;
+  switch (got.kind) {
+    case "call":
+      return callOutcome(got.call.fn, got.call.result);
+    case "run":
+      return `runTask returned the wrong ${got.status !== (stepsDone >= steps ? "done" : "paused") ? "status" : "nextStep"}`;
+    case "state":
+      return `runTask returned ${got.state ? stateKindWords(got.state) : "no state"} instead of the state after its last step`;
+  }
 }

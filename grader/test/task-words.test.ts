@@ -1,10 +1,13 @@
-// The task record's judgement as data (RecordWrong): what recordWrong finds in a record of side
-// effects, and the sentence, picture words and outcome rendered from it alone.
+// A task's runs judged as data: what recordWrong finds in a record of side effects (RecordWrong),
+// what runResultWrong finds in what runTask returned (TaskResultWrong), and the sentence, picture
+// words and outcome rendered from each alone.
 import { describe, expect, test } from "vitest";
 import { gradedTask, recordWrong, type Done } from "../checks/phase2/ledger.js";
 import { DEFAULT_TASK } from "../rubric-task.js";
-import { recordOutcome, recordSays, recordWrongWords } from "../report/record-words.js";
-import type { RecordWrong } from "../contract/finding.js";
+import { recordOutcome, recordSays, recordWrongWords, taskResultOutcome, taskResultSays, taskResultWords } from "../report/task-words.js";
+import type { RecordWrong, TaskResultWrong } from "../contract/finding.js";
+import { runResultWrong } from "../checks/phase2/task-run.js";
+import type { CallResult } from "../sandbox/messages/scenario.js";
 
 const task = gradedTask(DEFAULT_TASK);
 const ALL = Array.from({ length: task.steps }, (_, i) => i + 1);
@@ -55,5 +58,35 @@ describe("a record's words, rendered from the finding alone", () => {
     expect(recordOutcome({ kind: "wrong-state", step: 7, run: 2, state: { kind: "after-step", step: 5 } })).toBe(recordOutcome({ kind: "wrong-state", step: 3, run: 1, state: { kind: "after-step", step: 1 } }));
     expect(recordOutcome({ kind: "wrong-state", step: 3, run: 1, state: { kind: "initial" } })).toBe("a step ran with the initial state");
     expect(recordOutcome({ kind: "ran-again", step: 3, runs: [1, 2, 3], crashes: 1 })).not.toBe(recordOutcome({ kind: "ran-again", step: 3, runs: [1, 2], crashes: 0 }));
+  });
+});
+
+describe("runResultWrong: what runTask returned, as data, and its words", () => {
+  const ran = (status: unknown, nextStep: unknown, stateDigest: string | null): CallResult => ({ status: "returned", value: { preview: "{...}", digest: "d", isNull: false, run: { status, nextStep, stateDigest } } });
+  const judged = (r: CallResult, stepsDone: number): TaskResultWrong => runResultWrong(task, r, stepsDone)!;
+
+  test("the run it must return after its last step is no finding: paused before the end, done at it", () => {
+    expect(runResultWrong(task, ran("paused", 5, task.expected.outputs[4]!), 4)).toBeNull();
+    expect(runResultWrong(task, ran("done", 11, task.expected.outputs[10]!), 10)).toBeNull();
+  });
+
+  test("a wrong status, a wrong nextStep and a wrong state are each told with what was expected", () => {
+    const status = judged(ran("done", 5, task.expected.outputs[4]!), 4);
+    expect(status.got).toEqual({ kind: "run", status: "done", nextStep: 5 });
+    expect(taskResultWords(status)).toBe('runTask returned { status: "done", nextStep: 5 }; expected { status: "paused", nextStep: 5 } after 4 of 10 steps');
+    expect(taskResultOutcome(status)).toBe("runTask returned the wrong status");
+    expect(taskResultOutcome(judged(ran("paused", "5", task.expected.outputs[4]!), 4))).toBe("runTask returned the wrong nextStep");
+    const state = judged(ran("done", 11, task.expected.outputs[9]!), 10);
+    expect(taskResultWords(state)).toBe('runTask returned status "done" with the state after step 9; expected the state after step 10 (the final state)');
+    expect(taskResultOutcome(state)).toBe("runTask returned another step's state instead of the state after its last step");
+    expect(taskResultOutcome(judged(ran("done", 11, null), 10))).toBe("runTask returned no state instead of the state after its last step");
+  });
+
+  test("a call that threw or returned no run is told as the call, with the run expected; the picture says its lead", () => {
+    const threw = judged({ status: "threw", error: { name: "Error", code: "EEXIST", message: "file exists", notImplemented: false } }, 10);
+    expect(taskResultWords(threw)).toBe('runTask threw Error (EEXIST): file exists; expected it to return { status: "done", nextStep: 11 }');
+    expect(taskResultSays(threw)).toBe("runTask threw Error (EEXIST)");
+    const nothing = judged({ status: "returned", value: { preview: "undefined", digest: null, isNull: false } }, 3);
+    expect(taskResultWords(nothing)).toBe('runTask returned undefined; expected { status: "paused", nextStep: 4 }');
   });
 });
