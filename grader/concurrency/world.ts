@@ -99,7 +99,7 @@ export class World {
     });
     const events: ActorEvent[] = [];
     for (let i = 0; i < n; i++) events.push(await this.writers[i]!.call(call(i)));
-    const during: Expected[] = [...(setup.old ? [{ label: "the old state", state: setup.old.state }] : [noCheckpoint()]), ...written(setup)];
+    const during = loadAllowed(setup);
     try {
       // With no old checkpoint, the first load is one where nothing was written: what it gives is
       // "no checkpoint" for the loads after it (phase1.absent charges it when that is not null).
@@ -214,9 +214,14 @@ function retrying(steps: Step[], w: number, what: string): boolean {
 /** How far back `retrying` looks: a loop waiting for a lock repeats within a few calls. */
 const RETRY_WINDOW = 64;
 
+/** The states a load may return while the writers run: the old state (or no checkpoint), or any writer's. */
+export function loadAllowed(setup: Setup): Expected[] {
+  return [setup.old ? { label: "the old state", state: setup.old.state, whose: "old" } : noCheckpoint(), ...written(setup)];
+}
+
 /** The states the writers save, as loads may return them. */
 function written(setup: Setup): Expected[] {
-  return setup.states.map((state, i) => ({ label: `writer ${writerName(i)}'s`, state }));
+  return setup.states.map((state, i) => ({ label: `writer ${writerName(i)}'s`, state, whose: i }));
 }
 
 

@@ -23,6 +23,8 @@ export const restart: ScenarioStep = { fresh: true };
 export interface Expected {
   label: string;
   state: JsonState;
+  /** In a run of concurrent writers, whose save the state is: the old state's, saved before they started, or writer n's (0: A). */
+  whose?: "old" | number;
   /**
    * For "no checkpoint": also what this code's loadCheckpoint gives where nothing was ever written,
    * even when that is not null. phase1.absent charges that answer; a check of crashes does not charge it again.

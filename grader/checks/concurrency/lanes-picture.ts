@@ -82,8 +82,8 @@ function loadOf(load: LoadSeen, old: Setup["old"], words: (text: string) => stri
   const states: string[] = [];
   for (const allowed of load.allowed) {
     if (loadWrong(r, [allowed]) !== null) continue;
-    const writer = /^writer ([A-Z])'s$/.exec(allowed.label)?.[1];
-    const name = allowed.label === "" ? (r.status === "returned" && r.value.isNull ? "null" : "none") : allowed.label === "the old state" ? "old" : writer;
+    // Whose save the state is; a state nobody saved is "no checkpoint" (noCheckpoint's null).
+    const name = allowed.whose === "old" ? "old" : allowed.whose !== undefined ? writerName(allowed.whose) : allowed.state === null ? (r.status === "returned" && r.value.isNull ? "null" : "none") : undefined;
     if (name === undefined) return null;
     if (!states.includes(name)) states.push(name);
   }

@@ -9,9 +9,9 @@ import { stateDigest } from "../../../lab/canonical.js";
 import { lanesPicture } from "../../checks/concurrency/lanes-picture.js";
 import { runFinding } from "../../checks/concurrency/world-of.js";
 import type { Execution, LoadSeen } from "../../concurrency/explore.js";
-import type { Setup } from "../../concurrency/world.js";
+import { loadAllowed, type Setup } from "../../concurrency/world.js";
 import type { RunWent } from "../../contract/finding.js";
-import { loadWrong, noCheckpoint, type Expected } from "../../grading/calls.js";
+import { loadWrong } from "../../grading/calls.js";
 import { storyOf } from "../../report/finding-story.js";
 import { causeOf } from "../../grading/finding-cause.js";
 import { nothingTold, recordingTold } from "../../grading/told.js";
@@ -26,19 +26,13 @@ const SETUP: Setup = { old: { state: { step: 1 } }, states: [{ step: 2, by: "A" 
 const returned = (state: unknown): CallResult => ({ status: "returned", value: { digest: stateDigest(state), preview: JSON.stringify(state), isNull: state === null } });
 const threw = (name: string, message: string, code?: string): CallResult => ({ status: "threw", error: { name, message, notImplemented: false, ...(code ? { code } : {}) } });
 
-/** The states a load may return while the writers run, as world.ts lists them. */
-function during(setup: Setup): Expected[] {
-  const first = setup.old ? { label: "the old state", state: setup.old.state } : noCheckpoint();
-  return [first, ...setup.states.map((state, i) => ({ label: `writer ${"ABC"[i]}'s`, state }))];
-}
-
 /**
  * A run of `calls` ("A: openSync opens x", "B! renameSync ..." for one that failed), with a load
  * after the steps in `loads`; what went wrong after `afterStep` is `went`, else the last load's
  * result against what it allowed.
  */
 function execution(setup: Setup, calls: string[], loads: [number, CallResult, Partial<LoadSeen>?][], { afterStep, went }: { afterStep: number; went?: RunWent }): Execution {
-  const allowed = during(setup);
+  const allowed = loadAllowed(setup);
   const loadsSeen: LoadSeen[] = loads.map(([afterStep, result, extra]) => ({ afterStep, final: false, result, allowed, ...extra }));
   const last = loadsSeen.at(-1)!;
   return {
@@ -146,7 +140,7 @@ describe("the picture of writers and a reader in lanes", () => {
 
   test("a wrong final state: the final load is drawn after the last step, marked, and says it returned the old state", () => {
     const calls = ["A: writeFileSync writes 19 bytes to checkpoint.json.tmp-a", "B: writeFileSync writes 19 bytes to checkpoint.json.tmp-b"];
-    const written = during(SETUP).slice(1);
+    const written = loadAllowed(SETUP).slice(1);
     const went: RunWent = { kind: "reader-saw", final: true, held: { bytes: 10, start: '{"step":1}' }, wrong: loadWrong(returned({ step: 1 }), written)! };
     const exec = execution(SETUP, calls, [[0, returned({ step: 1 })], [2, returned({ step: 1 })]], { afterStep: 2, went });
     exec.loadsSeen!.push({ afterStep: 2, final: true, result: returned({ step: 1 }), allowed: written });
@@ -177,11 +171,11 @@ describe("the picture of writers and a reader in lanes", () => {
     });
   });
 
-  test("no picture when the record cannot say for sure: the last load was judged right, or an allowed state has a name the picture does not know; and never a throw", () => {
+  test("no picture when the record cannot say for sure: the last load was judged right, or an allowed state is one whose save the record does not say; and never a throw", () => {
     const { exec } = sharedTemp();
     const right = { ...exec, loadsSeen: exec.loadsSeen!.slice(0, 2), problem: { ...exec.problem!, afterStep: 6 } };
     expect(lanesPicture({ setup: SETUP, exec: right, pids: PIDS, clockMs: CLOCK })).toBeNull();
-    const strange = { ...exec, loadsSeen: exec.loadsSeen!.map((l) => ({ ...l, allowed: l.allowed.map((a) => ({ ...a, label: `someone's ${a.label}` })) })) };
+    const strange = { ...exec, loadsSeen: exec.loadsSeen!.map((l) => ({ ...l, allowed: l.allowed.map(({ label, state }) => ({ label, state })) })) };
     expect(lanesPicture({ setup: SETUP, exec: strange, pids: PIDS, clockMs: CLOCK })).toBeNull();
     expect(lanesPicture({ setup: SETUP, exec: { ...exec, steps: null as never }, pids: PIDS, clockMs: CLOCK })).toBeNull();
   });
