@@ -144,7 +144,16 @@ export interface ConcurrentWriters {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong | RanWhenDone;
+
+/**
+ * phase2.finished: once the task was done, runTask called runStep, in the later runs `runs` (each a
+ * new process: its number, 1 being the run that did the task; its maxSteps, if any; the steps it called).
+ */
+export interface RanWhenDone {
+  kind: "ran-when-done";
+  runs: { run: number; maxSteps?: number; steps: number[] }[];
+}
 
 /**
  * runTask, having run `stepsDone` of the task's `steps` steps, did not return what it must: the
@@ -221,14 +230,25 @@ export interface CallWrong {
  * restart after a crash; in the process that recovered from a crash, which went on to write
  * another state (`wrote`, shown) and then again the one it was writing when it crashed (`again`),
  * and got as far as the step `reached` (phase1.stale-temp); or in process `process` of a chain of
- * crashes, after what it `did` (a load, then a write of `wrote`, shown).
+ * crashes, after what it `did` (a load, then a write of `wrote`, shown); or in a task's run (TaskRun).
  */
 export type When =
   | { kind: "after-restart" }
   | { kind: "on-restart" }
   | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string }
   | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string }
-  | AfterFault;
+  | AfterFault
+  | TaskRun;
+
+/**
+ * A task's run with no crash: one runTask call of the whole `steps`-step task (phase2.complete-run);
+ * the first run, to completion; or, once the task was done, a new process's runTask (phase2.finished).
+ */
+export interface TaskRun {
+  kind: "task-run";
+  run: "whole-once" | "first-to-end" | "again-when-done";
+  steps: number;
+}
 
 /**
  * disk-faults: when a call the disk said no to went wrong, or what followed it: the call itself

@@ -47,6 +47,8 @@ function outcomeOf(wrong: Wrong): string {
       return recordOutcome(wrong.went);
     case "task-result":
       return taskResultOutcome(wrong);
+    case "ran-when-done":
+      return "runTask called runStep on a finished checkpoint";
   }
 }
 

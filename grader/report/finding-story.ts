@@ -1,6 +1,6 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { AfterFault, ChainLink, ConcurrentWriters, CrashChain, DiskSaidNo, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
+import type { AfterFault, ChainLink, ConcurrentWriters, CrashChain, DiskSaidNo, TaskRun, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
@@ -144,6 +144,10 @@ export function wrongWords(wrong: Wrong): string {
       return recordWrongWords(wrong);
     case "task-result":
       return taskResultWords(wrong);
+    case "ran-when-done": {
+      const runs = wrong.runs.map(({ run, maxSteps, steps }) => `run ${run} (${maxSteps === undefined ? "no maxSteps" : `maxSteps ${maxSteps}`}) called ${steps.map((s) => `runStep(${s})`).join(", ")}`);
+      return `After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`;
+    }
     case "process":
       return wrong.said;
     case "no-write-to-kill":
@@ -172,12 +176,21 @@ function happenedWhen(when: When, wrong: Wrong, setting: Setting | undefined): s
       return `On restart, ${said}.`;
     case "recovering":
       return `The next process (with the same process id, as a restarted container gets) loaded, ${recoveredSoFar(when)}: ${said}.`;
+    case "task-run":
+      return `${TASK_RUN_WORDS[when.run](when.steps)}: ${said}.`;
     case "in-chain":
       // A process that made too many calls to record did nothing else worth telling.
       if (wrong.kind === "too-many-calls") return `Process ${when.process} ${said}.`;
       return `Process ${when.process} ${when.did === "nothing" ? "then" : when.did === "loaded" ? "loaded, then" : `loaded, wrote ${when.wrote}, then`}: ${said}.`;
   }
 }
+
+/** How a story begins the run a task's failure happened in. */
+const TASK_RUN_WORDS: Record<TaskRun["run"], (steps: number) => string> = {
+  "whole-once": (steps) => `runTask ran the ${steps}-step task once, with no crash`,
+  "first-to-end": () => "The first run, to completion",
+  "again-when-done": () => "After the task was done, a new process ran runTask again on the finished checkpoint",
+};
 
 /** What the recovering process did, up to the call that went wrong: only what happened is told as done. */
 function recoveredSoFar({ reached, wrote, again }: Extract<When, { kind: "recovering" }>): string {

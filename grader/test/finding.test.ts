@@ -8,7 +8,10 @@ import { causeOf } from "../grading/finding-cause.js";
 import { judgedOutcome, nothingTold, recordingTold } from "../grading/told.js";
 import { storyOf, wrongWords } from "../report/finding-story.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
-import type { KilledProcesses, RecoveryStep } from "../contract/finding.js";
+import type { Finding, KilledProcesses, RecoveryStep, Wrong } from "../contract/finding.js";
+import { gradedTask, judgeRecord, recordWrong, type Done } from "../checks/phase2/ledger.js";
+import { checkRunResult, runResultWrong } from "../checks/phase2/task-run.js";
+import { DEFAULT_TASK } from "../rubric-task.js";
 import { stateDigest } from "../../lab/canonical.js";
 
 const threw = (message: string, { name = "Error", code, frames }: { name?: string; code?: string; frames?: string[] } = {}): CallResult => ({ status: "threw", error: { name, message, ...(code ? { code } : {}), notImplemented: false, ...(frames ? { frames } : {}) } });
@@ -62,7 +65,36 @@ describe("a call's finding, against the same failure told as text", () => {
   });
 });
 
+describe("a task run's finding, against the same failure told as text", () => {
+  const task = gradedTask(DEFAULT_TASK);
+  const whole = (wrong: Wrong): Finding => ({ when: { kind: "task-run", run: "whole-once", steps: task.steps }, wrong });
+  const asText = (problem: string | null) => (problem === null ? null : `runTask ran the ${task.steps}-step task once, with no crash: ${problem}.`);
+
+  test.each(RESULTS)("runTask that %s: the same words, errors and outcome", (_, r) => {
+    const wrong = runResultWrong(task, r, task.steps)!;
+    const text = toldAsText(() => asText(checkRunResult(task, r, task.steps)));
+    expect({ words: storyOf(whole(wrong)), ...causeOf(whole(wrong)) }).toEqual({ words: text.words, ...(text.errors.length ? { errors: text.errors } : {}), outcome: text.outcome });
+  });
+
+  test("a record that breaks each rule: the same words and outcome", () => {
+    const done = (steps: number[]): Done[] => steps.map((step) => ({ step, run: 1, input: task.expected.inputs[step] ?? "none" }));
+    const records = [done([1, 2, 12]), done([1, 2, 3]), done([...Array(10).keys()].map((i) => i + 1).concat(4)), [{ step: 1, run: 1, input: "other" }, ...done([2, 3, 4, 5, 6, 7, 8, 9, 10])]];
+    expect(records.map((record) => recordWrong(task, record)?.went.kind)).toEqual(["step-outside", "never-ran", "ran-again", "wrong-state"]);
+    for (const record of records) {
+      const wrong = recordWrong(task, record)!;
+      const text = toldAsText(() => asText(judgeRecord(task, record)));
+      expect({ words: storyOf(whole(wrong)), outcome: causeOf(whole(wrong)).outcome }).toEqual({ words: text.words, outcome: text.outcome });
+    }
+  });
+});
+
 describe("a finding's story", () => {
+  test("of runTask calling runStep once the task was done names each later run, its maxSteps and the steps it called, and its outcome names none", () => {
+    const finding: Finding = { wrong: { kind: "ran-when-done", runs: [{ run: 2, steps: [1, 2] }, { run: 3, maxSteps: 3, steps: [10] }] } };
+    expect(storyOf(finding)).toBe("After the task was done, runTask ran again on the finished checkpoint, in a new process each time: run 2 (no maxSteps) called runStep(1), runStep(2); run 3 (maxSteps 3) called runStep(10). Each must call no runStep.");
+    expect(causeOf(finding)).toEqual({ outcome: "runTask called runStep on a finished checkpoint" });
+  });
+
   const wrong = loadWrong(returned("null", { isNull: true }), [{ label: "the last state written", state: [1] }])!;
 
   test("is its setting, then what came back against what was expected, then each note, a line each", () => {

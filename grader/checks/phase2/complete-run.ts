@@ -1,8 +1,8 @@
 // phase2.complete-run: with no crash, one runTask call runs every step of the task, each once, in order,
 // each on the state the step before produced, and returns "done".
 import type { CheckDefinition } from "../../grading/harness.js";
-import { doneEffects, gradedTask, judgeRecord } from "./ledger.js";
-import { checkRunResult, runTaskStep } from "./task-run.js";
+import { doneEffects, gradedTask, recordWrong } from "./ledger.js";
+import { runResultWrong, runTaskStep } from "./task-run.js";
 
 export const completeRun: CheckDefinition = {
   id: "phase2.complete-run",
@@ -10,7 +10,8 @@ export const completeRun: CheckDefinition = {
     const task = gradedTask(ctx.config.rubric.task);
     const { results, effects } = await ctx.sandbox().run("runner", { steps: [runTaskStep()] });
     const r = results[0]!;
-    const problem = r.status !== "returned" ? checkRunResult(task, r, task.steps) : (judgeRecord(task, doneEffects(effects, 1)) ?? checkRunResult(task, r, task.steps));
-    return problem ? ctx.failed(`runTask ran the ${task.steps}-step task once, with no crash: ${problem}.`) : ctx.passed();
+    // A call that did not return is the story; else what the record shows, then what it returned.
+    const wrong = r.status !== "returned" ? runResultWrong(task, r, task.steps) : (recordWrong(task, doneEffects(effects, 1)) ?? runResultWrong(task, r, task.steps));
+    return wrong ? ctx.failed({ when: { kind: "task-run", run: "whole-once", steps: task.steps }, wrong }) : ctx.passed();
   },
 };

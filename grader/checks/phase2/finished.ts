@@ -1,7 +1,7 @@
 // phase2.finished: started again on a finished checkpoint, runTask calls no runStep and returns
 // "done" with the final state.
 import type { CheckDefinition } from "../../grading/harness.js";
-import { checkRunResult, restart, runTaskStep } from "./task-run.js";
+import { restart, runResultWrong, runTaskStep } from "./task-run.js";
 import { gradedTask } from "./ledger.js";
 
 /** The maxSteps of the runs after the task was done (run 2, run 3): none, then a budget. */
@@ -13,21 +13,20 @@ export const finished: CheckDefinition = {
     const task = gradedTask(ctx.config.rubric.task);
     const box = ctx.sandbox();
     const { results, effects } = await box.run("runner", { steps: [runTaskStep(), ...LATER_RUNS.flatMap((budget) => [restart, runTaskStep(budget)])] });
-    const first = checkRunResult(task, results[0]!, task.steps);
-    if (first) return ctx.failed(`The first run, to completion: ${first}.`);
+    const first = runResultWrong(task, results[0]!, task.steps);
+    if (first) return ctx.failed({ when: { kind: "task-run", run: "first-to-end", steps: task.steps }, wrong: first });
     const again = effects.filter((e, i) => e.phase === "enter" && effects.slice(0, i).filter((x) => x.phase === "done").length >= task.steps);
     if (again.length > 0) {
       // Each run is a process of its own, numbered in order (run 1 did the task), and is told apart.
       const firstPid = effects[0]!.pid;
       const runs = [...new Set(again.map((e) => e.pid))].map((pid) => {
-        const calls = again.filter((e) => e.pid === pid).map((e) => `runStep(${e.step})`);
         const run = pid - firstPid + 1;
-        const budget = LATER_RUNS[run - 2];
-        return `run ${run} (${budget === undefined ? "no maxSteps" : `maxSteps ${budget}`}) called ${calls.join(", ")}`;
+        const maxSteps = LATER_RUNS[run - 2];
+        return { run, ...(maxSteps === undefined ? {} : { maxSteps }), steps: again.filter((e) => e.pid === pid).map((e) => e.step) };
       });
-      return ctx.failed(`After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`, undefined, { outcome: "runTask called runStep on a finished checkpoint" });
+      return ctx.failed({ wrong: { kind: "ran-when-done", runs } });
     }
-    const problem = checkRunResult(task, results[1]!, task.steps) ?? checkRunResult(task, results[2]!, task.steps);
-    return problem ? ctx.failed(`After the task was done, a new process ran runTask again on the finished checkpoint: ${problem}.`) : ctx.passed();
+    const wrong = runResultWrong(task, results[1]!, task.steps) ?? runResultWrong(task, results[2]!, task.steps);
+    return wrong ? ctx.failed({ when: { kind: "task-run", run: "again-when-done", steps: task.steps }, wrong }) : ctx.passed();
   },
 };
