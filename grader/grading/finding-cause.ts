@@ -7,7 +7,7 @@ import type { CallResult } from "../sandbox/messages/scenario.js";
 import { runOf, storyWords } from "../report/run-story.js";
 import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
-import { recordOutcome, taskResultOutcome } from "../report/task-words.js";
+import { RAN_WHEN_DONE_OUTCOME, recordOutcome, taskResultOutcome } from "../report/task-words.js";
 import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
@@ -48,7 +48,7 @@ function outcomeOf(wrong: Wrong): string {
     case "task-result":
       return taskResultOutcome(wrong);
     case "ran-when-done":
-      return "runTask called runStep on a finished checkpoint";
+      return RAN_WHEN_DONE_OUTCOME;
   }
 }
 

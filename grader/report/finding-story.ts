@@ -6,7 +6,7 @@ import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
-import { recordWrongWords, taskResultWords } from "./task-words.js";
+import { ranWhenDoneWords, recordWrongWords, taskResultWords } from "./task-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
@@ -144,10 +144,8 @@ export function wrongWords(wrong: Wrong): string {
       return recordWrongWords(wrong);
     case "task-result":
       return taskResultWords(wrong);
-    case "ran-when-done": {
-      const runs = wrong.runs.map(({ run, maxSteps, steps }) => `run ${run} (${maxSteps === undefined ? "no maxSteps" : `maxSteps ${maxSteps}`}) called ${steps.map((s) => `runStep(${s})`).join(", ")}`);
-      return `After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${runs.join("; ")}. Each must call no runStep.`;
-    }
+    case "ran-when-done":
+      return ranWhenDoneWords(wrong);
     case "process":
       return wrong.said;
     case "no-write-to-kill":

@@ -2,7 +2,7 @@
 // contract/finding.ts) and what runTask returned (TaskResultWrong). For each, the sentence under a
 // failed check, the shorter words a runs picture marks the place with, and the outcome, the same
 // for every submission with that bug, that the report compares.
-import type { RecordWent, RecordWrong, TaskResultWrong, TaskState } from "../contract/finding.js";
+import type { RanWhenDone, RecordWent, RecordWrong, TaskResultWrong, TaskState } from "../contract/finding.js";
 import { callLead, callOutcome, callWords } from "./call-words.js";
 
 /** The story's sentence: "step 4 never ran (the record holds steps 1, 2, 3, 5)", "step 3 ran 2 times (in runs 1, 2): no crash landed ...". */
@@ -13,7 +13,7 @@ export function recordWrongWords(wrong: RecordWrong): string {
     case "wrong-state":
       return recordSays(wrong);
     case "never-ran":
-      return `${recordSays(wrong)} (the record holds ${heldWords(went.held)})`;
+      return `${recordSays(wrong)} (the record holds ${heldStepsWords(went.held)})`;
     case "ran-again": {
       const why = went.crashes === 0
         ? "no crash landed between its side effect and its checkpoint, so it must run exactly once"
@@ -62,15 +62,20 @@ export function stateKindWords(state: TaskState): string {
 }
 
 /** "steps 1, 2, 3, 3, 4", "only step 1" or "no step", in the order the record holds them. */
-export function heldWords(steps: number[]): string {
+export function heldStepsWords(steps: number[]): string {
   if (steps.length === 0) return "no step";
   if (steps.length === 1) return `only step ${steps[0]}`;
   return `steps ${steps.join(", ")}`;
 }
 
+/** The status runTask must return once it has run `stepsDone` of the task's `steps` steps. */
+export function dueStatus({ stepsDone, steps }: { stepsDone: number; steps: number }): "done" | "paused" {
+  return stepsDone >= steps ? "done" : "paused";
+}
+
 /** The run runTask must return, as a story shows it: '{ status: "paused", nextStep: 5 }'. */
-function expectedRun({ stepsDone, steps }: TaskResultWrong): string {
-  return `{ status: "${stepsDone >= steps ? "done" : "paused"}", nextStep: ${stepsDone + 1} }`;
+function expectedRun(wrong: TaskResultWrong): string {
+  return `{ status: "${dueStatus(wrong)}", nextStep: ${wrong.stepsDone + 1} }`;
 }
 
 /** The story's sentence: "runTask threw Error: ...; expected it to return { ... }", "runTask returned status "done" with the state after step 9; expected ...". */
@@ -89,19 +94,28 @@ export function taskResultSays(wrong: TaskResultWrong): string {
     case "run":
       return `runTask returned { status: ${JSON.stringify(got.status)}, nextStep: ${JSON.stringify(got.nextStep)} }; expected ${expectedRun(wrong)} after ${stepsDone} of ${steps} steps`;
     case "state":
-      return `runTask returned status "${stepsDone >= steps ? "done" : "paused"}" with ${got.state ? stateWords(got.state) : "no state"}; expected the state after step ${stepsDone}${stepsDone >= steps ? " (the final state)" : ""}`;
+      return `runTask returned status "${dueStatus(wrong)}" with ${got.state ? stateWords(got.state) : "no state"}; expected the state after step ${stepsDone}${dueStatus(wrong) === "done" ? " (the final state)" : ""}`;
   }
 }
 
 /** What runTask's wrong return comes down to, whichever step it was at. */
 export function taskResultOutcome(wrong: TaskResultWrong): string {
-  const { got, stepsDone, steps } = wrong;
+  const { got } = wrong;
   switch (got.kind) {
     case "call":
       return callOutcome(got.call.fn, got.call.result);
     case "run":
-      return `runTask returned the wrong ${got.status !== (stepsDone >= steps ? "done" : "paused") ? "status" : "nextStep"}`;
+      return `runTask returned the wrong ${got.status !== dueStatus(wrong) ? "status" : "nextStep"}`;
     case "state":
       return `runTask returned ${got.state ? stateKindWords(got.state) : "no state"} instead of the state after its last step`;
   }
 }
+
+/** The story of runTask calling runStep once the task was done: each later run, its maxSteps, the steps it called. */
+export function ranWhenDoneWords({ runs }: RanWhenDone): string {
+  const each = runs.map(({ run, maxSteps, steps }) => `run ${run} (${maxSteps === undefined ? "no maxSteps" : `maxSteps ${maxSteps}`}) called ${steps.map((s) => `runStep(${s})`).join(", ")}`);
+  return `After the task was done, runTask ran again on the finished checkpoint, in a new process each time: ${each.join("; ")}. Each must call no runStep.`;
+}
+
+/** What runStep called on a finished checkpoint comes down to, whichever runs called which steps. */
+export const RAN_WHEN_DONE_OUTCOME = "runTask called runStep on a finished checkpoint";

@@ -13,7 +13,7 @@ import { doneEffects, judgeRecord, locateCrash, type Done, type GradedTask } fro
 import { FILE_SETUP, checkRunResult, runTaskStep, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
-import { heldWords } from "../../report/task-words.js";
+import { heldStepsWords } from "../../report/task-words.js";
 
 export interface RecordedRun {
   traceId: string;
@@ -78,7 +78,7 @@ export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallRes
     if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
   }
   // A last run that threw is the story; then what the record shows; then what the last run returned.
-  if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${heldWords([...effectsBefore(crashes), ...lastEffects].map((d) => d.step))})`;
+  if (final.status !== "returned") return `${describeResult("runTask", final)} (the record holds ${heldStepsWords([...effectsBefore(crashes), ...lastEffects].map((d) => d.step))})`;
   return judgeRecord(task, [...effectsBefore(crashes), ...lastEffects], extra) ?? checkRunResult(task, final, task.steps);
 }
 

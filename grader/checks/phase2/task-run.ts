@@ -5,7 +5,7 @@ import type { TaskResultWrong } from "../../contract/finding.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
 import { stateOf, type GradedTask } from "./ledger.js";
-import { taskResultOutcome, taskResultSays, taskResultWords } from "../../report/task-words.js";
+import { dueStatus, taskResultOutcome, taskResultSays, taskResultWords } from "../../report/task-words.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
 export const TASK_CHECKPOINT = { $path: "work/task-checkpoint.json" };
@@ -42,7 +42,7 @@ export function runResultWrong(task: GradedTask, r: CallResult, stepsDone: numbe
   const wrong = (got: TaskResultWrong["got"]): TaskResultWrong => ({ kind: "task-result", stepsDone, steps: task.steps, got });
   if (r.status !== "returned" || !r.value.run) return wrong({ kind: "call", call: { fn: "runTask", shown: "runTask", result: r } });
   const { status, nextStep, stateDigest } = r.value.run;
-  if (status !== (stepsDone >= task.steps ? "done" : "paused") || nextStep !== stepsDone + 1) return wrong({ kind: "run", status, nextStep });
+  if (status !== dueStatus({ stepsDone, steps: task.steps }) || nextStep !== stepsDone + 1) return wrong({ kind: "run", status, nextStep });
   if (stateDigest !== task.expected.outputs[stepsDone]) return wrong({ kind: "state", state: stateDigest ? stateOf(task, stateDigest) : null });
   return null;
 }
