@@ -30,6 +30,7 @@ export type Setting =
   | PowerCutInCall
   | KilledProcesses
   | CrashChain
+  | TaskCrashes
   | DiskSaidNo
   | ConcurrentWriters;
 
@@ -59,6 +60,24 @@ export interface ChainLink {
   writeEnd: number;
   state: string;
   loaded?: CallResult;
+}
+
+/**
+ * phase2's and stretch-git's crash checks: runs of the task in a row, each killed at its `cut`, or,
+ * `paused`, run out of its maxSteps `budget` and returned (its cut is its end); each run began on
+ * what the run before it left (the first, on empty folders). A run is its recorded `trace`, where
+ * its runTask call starts in it, and, for a git-backed runner, its repository's folder.
+ */
+export interface TaskCrashes {
+  kind: "task-crashes";
+  crashes: CrashedRun[];
+}
+
+export interface CrashedRun {
+  run: { trace: Trace; start: number; checkpointRepo?: string };
+  cut: Cut;
+  budget?: number;
+  paused?: true;
 }
 
 /**
@@ -159,14 +178,14 @@ export interface RanWhenDone {
  * runTask, having run `stepsDone` of the task's `steps` steps, did not return what it must: the
  * run `{ status, nextStep }` ("done" once every step ran, else "paused"; the next step to run)
  * with the state after its last step. `call`: it did not return, or returned something else than
- * a run; `run`: it returned this status and nextStep instead; `state`: the right status and
+ * a run (`held`: the steps the record then holds, told instead of what was expected, after crashes); `run`: it returned this status and nextStep instead; `state`: the right status and
  * nextStep with another state (null: with none).
  */
 export interface TaskResultWrong {
   kind: "task-result";
   stepsDone: number;
   steps: number;
-  got: { kind: "call"; call: CallMade } | { kind: "run"; status: unknown; nextStep: unknown } | { kind: "state"; state: TaskState | null };
+  got: { kind: "call"; call: CallMade; held?: number[] } | { kind: "run"; status: unknown; nextStep: unknown } | { kind: "state"; state: TaskState | null };
 }
 
 /**
@@ -238,15 +257,28 @@ export type When =
   | { kind: "recovering"; reached: RecoveryStep; wrote: string; again: string }
   | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string }
   | AfterFault
-  | TaskRun;
+  | TaskRun
+  | AfterCrashes;
+
+/**
+ * The run `run` after a TaskCrashes setting's crashes: a new process that ran runTask to the end
+ * (`newProcess`: the story says so), or (`toCrash`) the run recorded to be crashed next.
+ */
+export interface AfterCrashes {
+  kind: "after-crashes";
+  run: number;
+  newProcess: boolean;
+  toCrash?: true;
+}
 
 /**
  * A task's run with no crash: one runTask call of the whole `steps`-step task (phase2.complete-run);
- * the first run, to completion; or, once the task was done, a new process's runTask (phase2.finished).
+ * the first run, to completion; once the task was done, a new process's runTask (phase2.finished);
+ * or the run a crash check records to crash (of runner.ts, or of git-checkpoint.ts).
  */
 export interface TaskRun {
   kind: "task-run";
-  run: "whole-once" | "first-to-end" | "again-when-done";
+  run: "whole-once" | "first-to-end" | "again-when-done" | "crash-free" | "crash-free-git";
   steps: number;
 }
 
@@ -291,9 +323,10 @@ export interface NoWriteToKill {
   kind: "no-write-to-kill";
 }
 
-/** A process made more file-system calls than the grader records (`limits`: the recorder's limits, in words), so it could not be crashed. */
+/** A process (`fn`: the call of it the story names, if any) made more file-system calls than the grader records (`limits`: the recorder's limits, in words), so it could not be crashed. */
 export interface TooManyCalls {
   kind: "too-many-calls";
+  fn?: string;
   limits: string;
 }
 

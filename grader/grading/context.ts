@@ -170,8 +170,8 @@ export class CheckContext {
   }
 
   /** A failure in the check's own run with no crash: the run the check it waits on judges (its story is not told twice). */
-  failedWithoutCrash(message: string): Verdict {
-    return this.failed(message, undefined, { crashFreeRun: true });
+  failedWithoutCrash(failure: Failure): Verdict {
+    return this.failed(failure, undefined, { crashFreeRun: true });
   }
 
   passed(note?: string): Verdict {

@@ -24,7 +24,7 @@ export interface JudgedPlace {
   run?: number;
   says?: string;
   wrongState?: true;
-  ranAgain?: true;
+  ranAgain?: boolean;
 }
 
 const record = new AsyncLocalStorage<Told>();

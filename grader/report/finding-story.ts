@@ -6,7 +6,7 @@ import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
-import { ranWhenDoneWords, recordWrongWords, taskResultWords } from "./task-words.js";
+import { afterCrashesWords, ranWhenDoneWords, recordWrongWords, taskCrashesWords, taskResultWords } from "./task-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
@@ -33,6 +33,8 @@ function settingWords(setting: Exclude<Setting, ConcurrentWriters>): string {
       return powerCutWords(setting);
     case "crash-chain":
       return chainWords(setting);
+    case "task-crashes":
+      return taskCrashesWords(setting);
     case "disk-said-no":
       return diskSaidNoWords(setting);
     case "crash-in-call": {
@@ -151,7 +153,7 @@ export function wrongWords(wrong: Wrong): string {
     case "no-write-to-kill":
       return "finished without writing any bytes, through Node's fs or a program it ran";
     case "too-many-calls":
-      return `made more file-system calls than the grader records (${wrong.limits})`;
+      return `${wrong.fn ? `${wrong.fn} ` : ""}made more file-system calls than the grader records (${wrong.limits})`;
     case "sandbox": {
       const text = `The process running your code ${wrong.said}`;
       return /[.?!)]$/.test(text) ? text : `${text}.`;
@@ -176,6 +178,8 @@ function happenedWhen(when: When, wrong: Wrong, setting: Setting | undefined): s
       return `The next process (with the same process id, as a restarted container gets) loaded, ${recoveredSoFar(when)}: ${said}.`;
     case "task-run":
       return `${TASK_RUN_WORDS[when.run](when.steps)}: ${said}.`;
+    case "after-crashes":
+      return `${afterCrashesWords(when)}: ${said}.`;
     case "in-chain":
       // A process that made too many calls to record did nothing else worth telling.
       if (wrong.kind === "too-many-calls") return `Process ${when.process} ${said}.`;
@@ -188,6 +192,8 @@ const TASK_RUN_WORDS: Record<TaskRun["run"], (steps: number) => string> = {
   "whole-once": (steps) => `runTask ran the ${steps}-step task once, with no crash`,
   "first-to-end": () => "The first run, to completion",
   "again-when-done": () => "After the task was done, a new process ran runTask again on the finished checkpoint",
+  "crash-free": () => "A run with no crash failed first",
+  "crash-free-git": () => "A run of runTask (git-checkpoint.ts) with no crash failed first",
 };
 
 /** What the recovering process did, up to the call that went wrong: only what happened is told as done. */

@@ -2,8 +2,87 @@
 // contract/finding.ts) and what runTask returned (TaskResultWrong). For each, the sentence under a
 // failed check, the shorter words a runs picture marks the place with, and the outcome, the same
 // for every submission with that bug, that the report compares.
-import type { RanWhenDone, RecordWent, RecordWrong, TaskResultWrong, TaskState } from "../contract/finding.js";
+import type { AfterCrashes, RanWhenDone, RecordWent, RecordWrong, TaskCrashes, TaskResultWrong, TaskState } from "../contract/finding.js";
+import type { PictureRun, PictureWrong } from "../contract/picture-runs.js";
+import { cutPlace } from "../crash/describe.js";
+import { placeCrash, type CrashPlace } from "../crash/task-crash.js";
 import { callLead, callOutcome, callWords } from "./call-words.js";
+
+/** Each crashed run a line: "Run 1 was killed at the boundary after step 6 (right after renameSync(...))."; "Run 1 with maxSteps 4 ran 4 steps and returned paused.". */
+export function taskCrashesWords({ crashes }: TaskCrashes): string {
+  return crashes
+    .map((c, i) => {
+      const budget = c.budget === undefined ? "" : ` with maxSteps ${c.budget}`;
+      if (c.paused) return `Run ${i + 1}${budget} ran ${c.budget} steps and returned paused.`;
+      const where = crashPlaceWords(placeCrash(c.run.trace, c.cut.at, c.run));
+      const how = cutPlace(c.run.trace, c.cut, c.run.start);
+      const started = i === 0 ? "" : crashes[i - 1]!.paused ? ` (started on what run ${i} left)` : " (restarted on what the crash left)";
+      return `Run ${i + 1}${budget}${started} was killed ${where} (${how}).`;
+    })
+    .join("\n");
+}
+
+/** How the story begins the run after the crashes: "Run 3, a new process, then ran runTask to the end"; "Run 3 failed" (the run to be crashed next). */
+export function afterCrashesWords({ run, newProcess, toCrash }: AfterCrashes): string {
+  if (toCrash) return `Run ${run} failed`;
+  return `Run ${run}${newProcess ? ", a new process," : ""} then ran runTask to the end`;
+}
+
+/** Where a crash fell, as a story says it: "at the boundary after step 6", "inside runStep(3), before its side effect". */
+export function crashPlaceWords(place: CrashPlace): string {
+  switch (place.kind) {
+    case "before-any-step":
+      return "before it ran any step";
+    case "before-step":
+      return place.step === 1 ? "before step 1 started" : `during its recovery, before its first step, step ${place.step}`;
+    case "in-step":
+      return `inside runStep(${place.step}), before its side effect`;
+    case "at-boundary":
+      return `at the boundary after step ${place.step}`;
+    case "after-commit":
+      return `after step ${place.step}'s side effect and its commit`;
+    case "in-window":
+      return `after step ${place.step}'s side effect, before the boundary after it`;
+  }
+}
+
+/** Where a runs picture marks a run killed at `place`, with the story's words for it. */
+export function killedMark(place: CrashPlace): NonNullable<PictureRun["killed"]> {
+  const words = crashPlaceWords(place);
+  switch (place.kind) {
+    case "before-any-step":
+      return { step: 0, at: "after", words };
+    case "before-step":
+      return { step: place.step, at: "before", words };
+    case "in-step":
+      return { step: place.step, at: "in-step", words };
+    case "at-boundary":
+    case "after-commit":
+      return { step: place.step, at: "after", words };
+    case "in-window":
+      return { step: place.step, at: "in-window", words };
+  }
+}
+
+/** What a runs picture marks wrong (its PictureWrong), and whether the step it names ran, in the run it names, on a wrong state. */
+export type WrongMark = PictureWrong & { wrongState?: true };
+
+/** Where a judgement of a task's runs falls: the step and run it names, in its short words. */
+export function taskWrongMark(wrong: RecordWrong | TaskResultWrong): WrongMark {
+  if (wrong.kind === "task-result") return { says: taskResultSays(wrong) };
+  const { went } = wrong;
+  const says = recordSays(wrong);
+  switch (went.kind) {
+    case "step-outside":
+      return { says };
+    case "never-ran":
+      return { step: went.step, says };
+    case "wrong-state":
+      return { step: went.step, run: went.run, says, wrongState: true };
+    case "ran-again":
+      return { step: went.step, says, ranAgain: true };
+  }
+}
 
 /** The story's sentence: "step 4 never ran (the record holds steps 1, 2, 3, 5)", "step 3 ran 2 times (in runs 1, 2): no crash landed ...". */
 export function recordWrongWords(wrong: RecordWrong): string {
@@ -82,6 +161,7 @@ function expectedRun(wrong: TaskResultWrong): string {
 export function taskResultWords(wrong: TaskResultWrong): string {
   const { got } = wrong;
   if (got.kind !== "call") return taskResultSays(wrong);
+  if (got.held) return `${callWords(got.call)} (the record holds ${heldStepsWords(got.held)})`;
   return `${callWords(got.call)}; expected ${got.call.result.status === "returned" ? "" : "it to return "}${expectedRun(wrong)}`;
 }
 

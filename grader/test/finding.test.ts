@@ -95,6 +95,16 @@ describe("a finding's story", () => {
     expect(causeOf(finding)).toEqual({ outcome: "runTask called runStep on a finished checkpoint" });
   });
 
+  test("of the run a crash check records to crash names the call when it made too many file-system calls, and says which run failed", () => {
+    const threw: CallResult = { status: "threw", error: { name: "Error", code: "EEXIST", message: "file exists", notImplemented: false } };
+    const call: Wrong = { kind: "call", call: { fn: "runTask", shown: "runTask", result: threw } };
+    const tooMany: Wrong = { kind: "too-many-calls", fn: "runTask", limits: "10 calls" };
+    expect(storyOf({ when: { kind: "task-run", run: "crash-free", steps: 10 }, wrong: call })).toBe("A run with no crash failed first: runTask threw Error (EEXIST): file exists.");
+    expect(storyOf({ when: { kind: "task-run", run: "crash-free-git", steps: 10 }, wrong: tooMany })).toBe("A run of runTask (git-checkpoint.ts) with no crash failed first: runTask made more file-system calls than the grader records (10 calls).");
+    expect(storyOf({ when: { kind: "after-crashes", run: 1, newProcess: false, toCrash: true }, wrong: call })).toBe("Run 1 failed: runTask threw Error (EEXIST): file exists.");
+    expect(causeOf({ when: { kind: "task-run", run: "crash-free", steps: 10 }, wrong: call })).toEqual({ errors: [{ name: "Error", code: "EEXIST", message: "file exists" }], outcome: "runTask threw Error (EEXIST)" });
+  });
+
   const wrong = loadWrong(returned("null", { isNull: true }), [{ label: "the last state written", state: [1] }])!;
 
   test("is its setting, then what came back against what was expected, then each note, a line each", () => {

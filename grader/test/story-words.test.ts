@@ -3,7 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { elideSteps } from "../report/run-story.js";
 import { describeResult } from "../grading/calls.js";
-import { locateCrash } from "../checks/phase2/ledger.js";
+import { crashWindow, placeCrash } from "../crash/task-crash.js";
+import { crashPlaceWords, killedMark } from "../report/task-words.js";
 import type { Trace } from "../crash/model.js";
 import { summarizeValue } from "../sandbox/runtime/target/call.js";
 import { showPaths } from "../checks/stretch-diff/divergence.js";
@@ -39,6 +40,12 @@ describe("a returned value", () => {
     expect(a.digest).toBe(b.digest);
   });
 });
+
+/** Where a crash before entry `at` landed: the window it opens, the story's words, and the runs picture's mark, each from the one place. */
+function locateCrash(trace: Trace, at: number, options?: { checkpointRepo?: string }) {
+  const place = placeCrash(trace, at, options);
+  return { window: crashWindow(place), words: crashPlaceWords(place), killed: killedMark(place) };
+}
 
 describe("where a crash landed, in the task's steps", () => {
   const effect = (step: number, phase: "enter" | "done") => ({ kind: "effect" as const, step, pid: 4002, phase, input: "x" });

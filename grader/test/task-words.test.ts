@@ -4,8 +4,12 @@
 import { describe, expect, test } from "vitest";
 import { gradedTask, recordWrong, type Done } from "../checks/phase2/ledger.js";
 import { DEFAULT_TASK } from "../rubric-task.js";
-import { recordOutcome, recordSays, recordWrongWords, taskResultOutcome, taskResultSays, taskResultWords } from "../report/task-words.js";
-import type { RecordWrong, TaskResultWrong } from "../contract/finding.js";
+import { recordOutcome, recordSays, recordWrongWords, taskCrashesWords, taskResultOutcome, taskResultSays, taskResultWords } from "../report/task-words.js";
+import type { Finding, RecordWrong, TaskCrashes, TaskResultWrong } from "../contract/finding.js";
+import { judgeRecovery, type Crash } from "../checks/phase2/crash-recovery.js";
+import type { Trace } from "../crash/model.js";
+import { storyOf } from "../report/finding-story.js";
+import { causeOf } from "../grading/finding-cause.js";
 import { runResultWrong } from "../checks/phase2/task-run.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
 
@@ -88,5 +92,56 @@ describe("runResultWrong: what runTask returned, as data, and its words", () => 
     expect(taskResultSays(threw)).toBe("runTask threw Error (EEXIST)");
     const nothing = judged({ status: "returned", value: { preview: "undefined", digest: null, isNull: false } }, 3);
     expect(taskResultWords(nothing)).toBe('runTask returned undefined; expected { status: "paused", nextStep: 4 }');
+  });
+});
+
+describe("a chain of crashed runs and the run after it, as data", () => {
+  const effect = (step: number, phase: "enter" | "done") => ({ kind: "effect" as const, step, pid: 4002, phase, input: task.expected.inputs[step]!, ...(phase === "done" ? { output: task.expected.outputs[step] } : {}) });
+  const mark = (label: string) => ({ kind: "mark" as const, label });
+  const rename = { kind: "rename" as const, from: "@/work/t.tmp", to: "@/work/task-checkpoint.json", api: "renameSync" };
+  /** A run of steps 1 to 3, a rename after each step's side effect: 0 call, then per step enter, done, rename. */
+  const trace: Trace = { truncated: false, entries: [mark("call:runTask"), ...[1, 2, 3].flatMap((s) => [effect(s, "enter"), effect(s, "done"), rename]), mark("return:runTask")] };
+  const run = { traceId: "t", trace, start: 0 };
+  const killedAt = (at: number): Crash => ({ run, cut: { at } });
+  const threw: CallResult = { status: "threw", error: { name: "Error", code: "EEXIST", message: "file exists", notImplemented: false } };
+
+  test("each crashed run is a line: where it was killed in the task's steps and right after which call; a paused run says it returned paused", () => {
+    const setting: TaskCrashes = { kind: "task-crashes", crashes: [{ ...killedAt(3), budget: 2, paused: true }, killedAt(4), { ...killedAt(9), budget: 3 }] };
+    expect(taskCrashesWords(setting)).toBe([
+      "Run 1 with maxSteps 2 ran 2 steps and returned paused.",
+      "Run 2 (started on what run 1 left) was killed at the boundary after step 1 (right after renameSync(\"t.tmp\", \"task-checkpoint.json\")).",
+      "Run 3 with maxSteps 3 (restarted on what the crash left) was killed after step 3's side effect, before the boundary after it (right after renameSync(\"t.tmp\", \"task-checkpoint.json\")).",
+    ].join("\n"));
+  });
+
+  test("the story: the crashes, then the last run and what it found; its outcome is the judgement's", () => {
+    const crashes = [killedAt(2)];
+    const lastEffects = record([1, 3, 4, 5, 6, 7, 8, 9, 10], () => 2);
+    const wrong = judgeRecovery(task, crashes, { status: "returned", value: { preview: "{}", digest: null, isNull: false, run: { status: "done", nextStep: 11, stateDigest: task.expected.outputs[10]! } } }, lastEffects);
+    expect(wrong).toEqual({ kind: "record", unit: "run", went: { kind: "never-ran", step: 2, held: [1, 3, 4, 5, 6, 7, 8, 9, 10] } });
+    const finding: Finding = { setting: { kind: "task-crashes", crashes }, when: { kind: "after-crashes", run: 2, newProcess: true }, wrong: wrong! };
+    expect(storyOf(finding)).toBe("Run 1 was killed inside runStep(1), before its side effect (before it changed anything on disk).\nRun 2, a new process, then ran runTask to the end: step 2 never ran (the record holds steps 1, 3, 4, 5, 6, 7, 8, 9, 10).");
+    expect(causeOf(finding)).toEqual({ outcome: "a step never ran" });
+    expect(storyOf({ ...finding, when: { kind: "after-crashes", run: 2, newProcess: false } }).split("\n")[1]).toMatch(/^Run 2 then ran runTask to the end: /);
+  });
+
+  test("a last run that did not return is told as its call with the steps the record holds, never with a run expected; its error is the cause's", () => {
+    const crashes = [killedAt(7)];
+    const wrong = judgeRecovery(task, crashes, threw, [])!;
+    expect(wrong).toMatchObject({ kind: "task-result", got: { kind: "call", held: [1, 2] } });
+    expect(taskResultWords(wrong as TaskResultWrong)).toBe("runTask threw Error (EEXIST): file exists (the record holds steps 1, 2)");
+    expect(taskResultSays(wrong as TaskResultWrong)).toBe("runTask threw Error (EEXIST)");
+    expect(causeOf({ setting: { kind: "task-crashes", crashes }, when: { kind: "after-crashes", run: 2, newProcess: true }, wrong })).toEqual({ errors: [{ name: "Error", code: "EEXIST", message: "file exists" }], outcome: "runTask threw Error (EEXIST)" });
+  });
+
+  test("a crash in a step's window lets that step run once more, and only that step: the judgement counts it from where the crash fell", () => {
+    const again = record([3, 4, 5, 6, 7, 8, 9, 10], () => 2);
+    const done: CallResult = { status: "returned", value: { preview: "{}", digest: null, isNull: false, run: { status: "done", nextStep: 11, stateDigest: task.expected.outputs[10]! } } };
+    // Run 1 did steps 1 to 3 before entry 9 (after step 3's side effect, before its checkpoint's rename) and step 3 again is allowed.
+    expect(judgeRecovery(task, [killedAt(9)], done, again)).toBeNull();
+    // At the boundary after step 3 (entry 10), it is not.
+    expect(judgeRecovery(task, [killedAt(10)], done, again)).toEqual({ kind: "record", unit: "run", went: { kind: "ran-again", step: 3, runs: [1, 2], crashes: 0 } });
+    // Once more, and no more: a third run of step 3 is one too many.
+    expect(judgeRecovery(task, [killedAt(9)], done, [record([3], () => 2)[0]!, ...again])).toEqual({ kind: "record", unit: "run", went: { kind: "ran-again", step: 3, runs: [1, 2, 2], crashes: 1 } });
   });
 });

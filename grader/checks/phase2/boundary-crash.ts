@@ -9,9 +9,9 @@ export const boundaryCrash: CheckDefinition = {
   async run(ctx) {
     const box = ctx.sandbox();
     const run = await recordRun(box);
-    if (typeof run === "string") return ctx.failedWithoutCrash(`A run with no crash failed first: ${run}.`);
-    const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, boundaryCuts(run.trace), { draw: (picture) => ctx.draw(picture) });
-    if (problem) return ctx.failed(problem);
-    return ctx.passed();
+    const task = gradedTask(ctx.config.rubric.task);
+    if ("failed" in run) return ctx.failedWithoutCrash({ when: { kind: "task-run", run: "crash-free", steps: task.steps }, wrong: run.failed });
+    const failure = await recoverFromEach(task, box, run, boundaryCuts(run.trace), { draw: (picture) => ctx.draw(picture) });
+    return failure ? ctx.failed(failure) : ctx.passed();
   },
 };

@@ -12,12 +12,11 @@ export const crashAnywhere: CheckDefinition = {
   async run(ctx) {
     const box = ctx.sandbox();
     const run = await recordRun(box);
-    if (typeof run === "string") return ctx.failedWithoutCrash(`A run with no crash failed first: ${run}.`);
     const task = gradedTask(ctx.config.rubric.task);
+    if ("failed" in run) return ctx.failedWithoutCrash({ when: { kind: "task-run", run: "crash-free", steps: task.steps }, wrong: run.failed });
     const draw = (picture: () => Picture | null) => ctx.draw(picture);
     // Then a run that takes up a paused task, killed in its first steps.
-    const problem = (await recoverFromEach(task, box, run, allCuts(run), { draw })) ?? (await recoverFromEachAfterPause(task, box, draw));
-    if (problem) return ctx.failed(problem);
-    return ctx.passed();
+    const failure = (await recoverFromEach(task, box, run, allCuts(run), { draw })) ?? (await recoverFromEachAfterPause(task, box, draw));
+    return failure ? ctx.failed(failure) : ctx.passed();
   },
 };

@@ -1,7 +1,6 @@
 // phase2.crash-schedules: one to four crashes in a row, the later ones during recovery, in runs
 // with or without a step budget, chosen by fast-check; after a last run to the end, the Phase 2
 // guarantees still hold.
-import { judgedPlace } from "../../grading/told.js";
 import fc from "fast-check";
 import type { Cut } from "../../crash/model.js";
 import type { CheckContext } from "../../grading/context.js";
@@ -10,9 +9,8 @@ import { findCounterexample } from "../../grading/property.js";
 import { fraction } from "../../grading/states.js";
 import type { Verdict } from "../../contract/verdict.js";
 import { doneEffects, gradedTask } from "./ledger.js";
-import { allCuts, crashStory, judgeRecovery, recordRun, type Crash, type RecordedRun } from "./crash-recovery.js";
+import { allCuts, recordRun, recoveryFailure, type Crash, type RecordedRun } from "./crash-recovery.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "./task-run.js";
-import { crashRunsPicture } from "./runs-picture.js";
 
 export const crashSchedules: CheckDefinition = {
   id: "phase2.crash-schedules",
@@ -35,17 +33,14 @@ export async function checkCrashSchedules(ctx: CheckContext, setup: TaskSetup, c
       for (const { budget, at } of schedule) {
         const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
         const run = await recordRun(box, from, budget, setup);
-        if (typeof run === "string") return [crashStory(crashes), `Run ${crashes.length + 1} failed: ${run}.`].filter(Boolean).join("\n");
+        if ("failed" in run) return { ...(crashes.length > 0 ? { setting: { kind: "task-crashes", crashes } } : {}), when: { kind: "after-crashes", run: crashes.length + 1, newProcess: false, toCrash: true }, wrong: run.failed };
         const cuts = cutsOf(run);
         crashes.push({ run, cut: cuts[Math.floor(at * cuts.length)]!, budget });
       }
       const from = crashes.map((c) => ({ traceId: c.run.traceId, cut: c.cut }));
       const last = await box.run(setup.module, { from, steps: [runTaskStep(undefined, setup.checkpoint)], inspectGit: setup.inspectGit });
-      const lastEffects = doneEffects(last.effects, crashes.length + 1);
-      const problem = judgeRecovery(task, crashes, last.results[0]!, lastEffects) ?? setup.judgeRepo?.(last.git, task.steps) ?? null;
-      const place = judgedPlace();
-      if (problem) ctx.draw(() => crashRunsPicture(task, crashes, lastEffects, problem, { checkpoint: setup.checkpoint, place }));
-      return problem && `${crashStory(crashes)}\nRun ${crashes.length + 1} then ran runTask to the end: ${problem}.`;
+      const run = crashes.length + 1;
+      return recoveryFailure(task, crashes, { run, newProcess: false, result: last.results[0]!, effects: doneEffects(last.effects, run), git: last.git }, { setup, draw: (picture) => ctx.draw(picture) });
     },
     { numRuns, examples: [[{ budget: task.sessions[0]!, at: 0.5 }], [{ budget: undefined, at: 0.3 }, { budget: undefined, at: 0.5 }]] },
   );

@@ -44,7 +44,7 @@ export const killedAtStep6: CheckDefinition = {
     if (first.effects.some((e) => e.phase === "done")) {
       const killed = { step: killedAt, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${killedAt})` };
       const place = judgedPlace();
-      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, verdict, place));
+      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, { ...place, says: place?.says ?? verdict }));
     }
     return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${killedAt}). Process 2 ran runTask again: ${verdict}.`);
   },

@@ -28,7 +28,7 @@ export const maxSteps: CheckDefinition = {
         // A run's own complaint is marked on that run, in the story's words.
         const fail = (problem: string, place = judgedPlace()) => {
           const record = calls.flatMap((c, i) => doneEffects(c, i + 1));
-          if (run.trace) ctx.draw(() => runsPicture(task, "run", [...budgets.map((budget) => ({ budget })), {}], record, problem, place));
+          if (run.trace) ctx.draw(() => runsPicture(task, "run", [...budgets.map((budget) => ({ budget })), {}], record, { ...place, says: place?.says ?? problem }));
           return `${story}: ${problem}.`;
         };
         for (const [i, r] of run.results.entries()) {

@@ -1,26 +1,19 @@
 // The "runs" picture (contract/picture-runs.ts) of a failure of Phase 2, Phase 3 or stretch-git,
 // built from the record its story is told from: the side effects each run performed (Done), where
-// each crash landed in the story's own words (locateCrash), and the judge's complaint, read back
-// from the story's text so the picture names the step the story names. When a piece cannot be
-// read with certainty the builder returns null: no picture rather than a wrong one. The folder
+// each crash landed (crash/task-crash.ts), and the step and run the judgement names (its
+// RecordWrong or TaskResultWrong). When a piece cannot be read with certainty the builder returns
+// null: no picture rather than a wrong one. The folder
 // before and after the last crash is the calls picture's (grading/crash-picture.ts), read from the
 // same trace and cut the story tells the crash from; on any doubt it is left out.
 import { modelAt } from "../../crash/power-loss.js";
 import { fileBytes, filesAfter, pictureFile } from "../../grading/crash-picture.js";
 import type { Picture } from "../../contract/picture.js";
 import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../contract/picture-runs.js";
-import type { Cut, Trace } from "../../crash/model.js";
-import { doneEffects, locateCrash, type Done, type GradedTask } from "./ledger.js";
+import type { CrashedRun } from "../../contract/finding.js";
+import { placeCrash } from "../../crash/task-crash.js";
+import { doneEffects, type Done, type GradedTask } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";
-import type { JudgedPlace } from "../../grading/told.js";
-
-/** A crashed run as the picture needs it (crash-recovery.ts's Crash is one): its trace, where its call started, the cut, its budget, and whether it paused instead. */
-export interface CrashedRun {
-  run: { trace: Trace; start: number; checkpointRepo?: string };
-  cut: Cut;
-  budget?: number;
-  paused?: true;
-}
+import { killedMark, type WrongMark } from "../../report/task-words.js";
 
 /** One run as the story tells it: its budget, where it was killed, what it printed (a session). */
 export interface RunTold {
@@ -31,14 +24,13 @@ export interface RunTold {
 
 /**
  * The picture of runs `told` (run 1 first) of `task` whose side effects are `record` (each Done
- * names its run), judged with `problem` (the judge's words in the story, or null) at `place` (the
- * step and run the judge named, as told.ts keeps it). Null when it cannot be drawn.
+ * names its run), with what was judged wrong marked (`mark`), if anything. Null when it cannot be drawn.
  */
-export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: RunTold[], record: Done[], problem: string | null, place?: JudgedPlace): RunsPicture | null {
+export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: RunTold[], record: Done[], mark?: WrongMark): RunsPicture | null {
   try {
     if (record.some((d) => d.run < 1 || d.run > told.length || d.step < 1 || d.step > task.steps)) return null;
-    const wrong = problem === null ? undefined : wrongAt(problem, place);
-    const wrongState = wrong?.step !== undefined && wrong.run !== undefined && place?.wrongState
+    const wrong = mark && pictureWrong(mark);
+    const wrongState = wrong?.step !== undefined && wrong.run !== undefined && mark?.wrongState
       ? record.find((d) => d.step === wrong.step && d.run === wrong.run && d.input !== task.expected.inputs[d.step])
       : undefined;
     const times = new Map<number, number>();
@@ -60,16 +52,16 @@ export function runsPicture(task: GradedTask, unit: RunsPicture["unit"], told: R
 }
 
 /**
- * The picture of a chain of crashed runs (crash-recovery.ts: crashStory) and the last run after
- * them, which performed `lastEffects` and was judged with `problem` at `place`; `checkpoint` is
- * the path the runs were given, for the folders.
+ * The picture of a chain of crashed runs (a TaskCrashes setting) and the last run after them, which
+ * performed `lastEffects` and was judged wrong as `mark` says; `checkpoint` is the path the runs
+ * were given, for the folders.
  */
-export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], problem: string, { checkpoint = TASK_CHECKPOINT, place }: { checkpoint?: { $path: string }; place?: JudgedPlace } = {}): Picture | null {
+export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEffects: Done[], mark: WrongMark, { checkpoint = TASK_CHECKPOINT }: { checkpoint?: { $path: string } } = {}): Picture | null {
   try {
-    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), ...(c.paused ? {} : { killed: locateCrash(c.run.trace, c.cut.at, c.run).killed }) }));
+    const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), ...(c.paused ? {} : { killed: killedMark(placeCrash(c.run.trace, c.cut.at, c.run)) }) }));
     told.push({});
     const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], problem, place);
+    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], mark);
     const folders = picture && crashFolders(crashes, `@/${checkpoint.$path}`);
     return picture && folders ? { ...picture, folders } : picture;
   } catch {
@@ -107,15 +99,7 @@ export function crashFolders(crashes: CrashedRun[], stored: string): RunFolders 
   }
 }
 
-/**
- * What the picture marks wrong: the step and run the judge named (`place`), in the place's words;
- * the whole of `problem` when the judge told no place (a story told outside a check's record).
- */
-function wrongAt(problem: string, place: JudgedPlace | undefined): PictureWrong {
-  return {
-    ...(place?.step !== undefined ? { step: place.step } : {}),
-    ...(place?.run !== undefined ? { run: place.run } : {}),
-    says: place?.says ?? problem,
-    ...(place?.ranAgain ? { ranAgain: true } : {}),
-  };
+/** The picture's own record of what is wrong: the step, the run, the words, whether it ran too often. */
+function pictureWrong({ step, run, says, ranAgain }: WrongMark): PictureWrong {
+  return { ...(step !== undefined ? { step } : {}), ...(run !== undefined ? { run } : {}), says, ...(ranAgain ? { ranAgain: true } : {}) };
 }

@@ -102,7 +102,7 @@ async function killAndRestart(ctx: CheckContext, task: GradedTask, kill: { pause
     const line = statusLine(restarted);
     const place = judgedPlace();
     told.push({ killed: { step: last?.step ?? 0, at: "after", words } }, line ? { printed: { line } } : {});
-    ctx.draw(() => runsPicture(task, "session", told, record, verdict, place));
+    ctx.draw(() => runsPicture(task, "session", told, record, { ...place, says: place?.says ?? verdict }));
   }
   return verdict && `${story}, after step ${last?.step ?? 0}'s side effect. Started again: ${verdict}.`;
 }

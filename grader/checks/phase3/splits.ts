@@ -18,7 +18,7 @@ export async function runSplit(ctx: CheckContext, budgets: number[]): Promise<st
   // its command and line, cut to the terminal's width).
   const fail = (problem: string, { draw, place = judgedPlace() }: { draw: boolean; place?: JudgedPlace }) => {
     const record = folder.record();
-    if (draw) ctx.draw(() => runsPicture(task, "session", told, record, problem, place));
+    if (draw) ctx.draw(() => runsPicture(task, "session", told, record, { ...place, says: place?.says ?? problem }));
     return `${story}: ${problem}.`;
   };
   let done = 0;

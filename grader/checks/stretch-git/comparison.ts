@@ -10,6 +10,7 @@ import type { MeasurementReport } from "../../contract/measurement.js";
 import { SandboxFailure, type Sandbox } from "../../sandbox/supervisor/host-client.js";
 import { sandboxStory } from "../../grading/property.js";
 import { boundaryCuts, judgeRecovery, recordRun, type RecordedRun } from "../phase2/crash-recovery.js";
+import { wrongWords } from "../../report/finding-story.js";
 import { doneEffects, gradedTask, type GradedTask } from "../phase2/ledger.js";
 import { FILE_SETUP, runTaskStep, type TaskSetup } from "../phase2/task-run.js";
 import { GIT_SETUP, gitUnavailable } from "./git-setup.js";
@@ -93,7 +94,7 @@ export const comparison: MeasurementDefinition = {
 /** Recovers from each comparison crash point of a recorded crash-free run, and counts the recoveries that ended right. */
 async function recoveries(task: GradedTask, box: Sandbox, setup: TaskSetup): Promise<NonNullable<Measured["recovery"]> | string> {
   const recorded = await recordRun(box, [], undefined, setup);
-  if (typeof recorded === "string") return recorded;
+  if ("failed" in recorded) return wrongWords(recorded.failed);
   // The steps whose checkpoints are crashed, the same for both (every kind of point in each).
   const points = comparisonCuts(recorded, comparisonSteps(task));
   const outcomes = await box.runMany(setup.module, recorded.traceId, points.map((p) => p.cut), [runTaskStep(undefined, setup.checkpoint)], { inspectGit: setup.inspectGit });

@@ -17,11 +17,12 @@ import { GIT_SETUP } from "./git-setup.js";
 export async function recoverFromGitCuts(ctx: CheckContext, cutsOf: (run: RecordedRun) => Cut[]): Promise<Verdict> {
   const box = ctx.sandbox();
   const run = await recordRun(box, [], undefined, GIT_SETUP);
-  if (typeof run === "string") return ctx.failedWithoutCrash(`A run of runTask (git-checkpoint.ts) with no crash failed first: ${run}.`);
+  const task = gradedTask(ctx.config.rubric.task);
+  if ("failed" in run) return ctx.failedWithoutCrash({ when: { kind: "task-run", run: "crash-free-git", steps: task.steps }, wrong: run.failed });
   const cuts = cutsOf(run);
   if (cuts.length === 0) return ctx.failed("A run of runTask (git-checkpoint.ts) with no crash made no git command that writes objects or the index: every step must be committed.", undefined, { outcome: "runTask made no git commit" });
-  const problem = await recoverFromEach(gradedTask(ctx.config.rubric.task), box, run, cuts, { setup: GIT_SETUP, draw: (picture) => ctx.draw(picture) });
-  return problem ? ctx.failed(problem) : ctx.passed();
+  const failure = await recoverFromEach(task, box, run, cuts, { setup: GIT_SETUP, draw: (picture) => ctx.draw(picture) });
+  return failure ? ctx.failed(failure) : ctx.passed();
 }
 
 /** The crash points around git (the state write, before and after each command, the boundaries), in time order. */

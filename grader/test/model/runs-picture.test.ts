@@ -7,10 +7,10 @@ import pc from "picocolors";
 import stringWidth from "string-width";
 import { describe, expect, test } from "vitest";
 import type { Crash } from "../../checks/phase2/crash-recovery.js";
-import { gradedTask, judgeRecord, type Done } from "../../checks/phase2/ledger.js";
+import { gradedTask, judgeRecord, recordWrong, type Done } from "../../checks/phase2/ledger.js";
 import { crashFolders, runsPicture } from "../../checks/phase2/runs-picture.js";
 import { isWrongCell, type PictureRun } from "../../contract/picture-runs.js";
-import { judgedPlace, nothingTold, recordingTold } from "../../grading/told.js";
+import { recordWrongWords, taskWrongMark } from "../../report/task-words.js";
 import { crashCuts } from "../../crash/cuts.js";
 import type { Cut } from "../../crash/model.js";
 import { normaliseName } from "../../crash/names.js";
@@ -31,15 +31,15 @@ const EXPECTED = TASK.expected;
 /** The record of `steps` run by `run`, each on the state it must start from (or `input`). */
 const ran = (run: number, steps: number[], input?: string): Done[] => steps.map((step) => ({ step, run, input: input ?? EXPECTED.inputs[step]! }));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
-/** A kill as locateCrash places it. */
+/** A kill as the runs picture marks it (report/task-words.ts: killedMark). */
 const killed = (step: number, at: NonNullable<PictureRun["killed"]>["at"], words: string) => ({ step, at, words });
-/** The judge's words for `record` and the place it judged, as a check's draw gets them. */
-const judged = (judge: () => string | null): [string | null, ReturnType<typeof judgedPlace>] => recordingTold(nothingTold(), () => [judge(), judgedPlace()]);
+/** Where the judgement of `record` falls, as a check's picture marks it. */
+const judged = (task: typeof TASK, record: Done[], unit: "run" | "session" = "run") => taskWrongMark(recordWrong(task, record, [], unit)!);
 
 /** Skipped step 2 after a kill at the boundary after step 1. */
 const skipped = () => {
   const record = [...ran(1, [1]), ...ran(2, range(3, 10))];
-  return runsPicture(TASK, "run", [{ budget: 4, killed: killed(1, "after", "at the boundary after step 1") }, {}], record, ...judged(() => judgeRecord(TASK, record)))!;
+  return runsPicture(TASK, "run", [{ budget: 4, killed: killed(1, "after", "at the boundary after step 1") }, {}], record, judged(TASK, record))!;
 };
 /** Sessions of 4, 4 and 2 that each start again from step 1 (and run on past their budget), the last printing a wrong status. */
 const replayedRecord = () => [...ran(1, range(1, 4)), ...ran(2, range(1, 8)), ...ran(3, range(1, 10))];
@@ -47,17 +47,17 @@ const replayed = () => {
   const record = replayedRecord();
   const printed = (line: string, wrong = false) => ({ line, ...(wrong ? { wrong } : {}) });
   const told = [{ budget: 4, printed: printed('{"status":"paused","nextStep":5}') }, { budget: 4, printed: printed('{"status":"paused","nextStep":5}') }, { budget: 2, printed: printed('{"status":"paused","nextStep":3}', true) }];
-  return runsPicture(TASK, "session", told, record, ...judged(() => judgeRecord(TASK, record, [], "session")))!;
+  return runsPicture(TASK, "session", told, record, judged(TASK, record, "session"))!;
 };
 /** A task of 20 steps whose run 2 skipped step 13 after a kill at the boundary after step 12. */
 const TASK_20 = gradedTask({ steps: 20, sessions: [7, 7, 6], killedAtStep: 13 });
 const skipped20 = () => {
   const record = [...range(1, 12).map((step) => ({ step, run: 1 })), ...range(14, 20).map((step) => ({ step, run: 2 }))].map((d) => ({ ...d, input: TASK_20.expected.inputs[d.step]! }));
-  return runsPicture(TASK_20, "run", [{ killed: killed(12, "after", "at the boundary after step 12") }, {}], record, ...judged(() => judgeRecord(TASK_20, record)))!;
+  return runsPicture(TASK_20, "run", [{ killed: killed(12, "after", "at the boundary after step 12") }, {}], record, judged(TASK_20, record))!;
 };
 
 describe("the picture of runs of the task", () => {
-  test("a step that never ran: the picture names the step the judge names, each run's cells are its steps in the record, and the kill is where locateCrash puts it", () => {
+  test("a step that never ran: the picture names the step the judge names, each run's cells are its steps in the record, and the kill is where placeCrash puts it", () => {
     const picture = skipped();
     expect(picture.wrong).toEqual({ step: 2, says: "step 2 never ran" });
     expect(picture.runs.map((r) => r.cells.map((c) => c.step))).toEqual([[1], range(3, 10)]);
@@ -81,7 +81,7 @@ describe("the picture of runs of the task", () => {
 
   test("a step run on a wrong state: that run's cell of it, and only it, is marked", () => {
     const record = [...ran(1, range(1, 3)), ...ran(2, [4], EXPECTED.inputs[2]), ...ran(2, range(5, 10))];
-    const picture = runsPicture(TASK, "run", [{ killed: killed(4, "in-step", "inside runStep(4), before its side effect") }, {}], record, ...judged(() => judgeRecord(TASK, record)))!;
+    const picture = runsPicture(TASK, "run", [{ killed: killed(4, "in-step", "inside runStep(4), before its side effect") }, {}], record, judged(TASK, record))!;
     expect(picture.wrong).toMatchObject({ step: 4, run: 2 });
     const marked = picture.runs.flatMap((r, i) => r.cells.filter((c) => c.wrongState).map((c) => [i + 1, c.step]));
     expect(marked).toEqual([[2, 4]]);
@@ -89,9 +89,9 @@ describe("the picture of runs of the task", () => {
 
   test("the judge's words without the place it judged mark no step: the picture's step and run are data, never read from the words", () => {
     const record = [...ran(1, [1]), ...ran(2, range(3, 10))];
-    const words = judged(() => judgeRecord(TASK, record))[0];
+    const words = recordWrongWords(recordWrong(TASK, record)!);
     expect(words).toMatch(/^step 2 never ran/);
-    expect(runsPicture(TASK, "run", [{}, {}], record, words)!.wrong).toEqual({ says: words });
+    expect(runsPicture(TASK, "run", [{}, {}], record, { says: words })!.wrong).toEqual({ says: words });
   });
 
   test("a repeat is marked wrong because the judge said the step ran too often, never because its words say so", () => {
@@ -103,7 +103,7 @@ describe("the picture of runs of the task", () => {
   });
 
   test("a record naming a run the story did not tell gives no picture", () => {
-    expect(runsPicture(TASK, "run", [{}], ran(2, [1]), null)).toBeNull();
+    expect(runsPicture(TASK, "run", [{}], ran(2, [1]))).toBeNull();
   });
 
   test("a task of 20 steps: the axis runs 1 to 20, and the step never run is the one the judge names", () => {
@@ -135,7 +135,7 @@ describe("the picture of runs of the task", () => {
 
   test("a row per run even when there are more than fit: the last run is kept and the rest are counted", () => {
     const record = range(1, 10).map((step) => ({ step, run: step, input: EXPECTED.inputs[step]! }));
-    const picture = runsPicture(TASK, "run", range(1, 10).map((budget) => ({ budget: 1 })), record, null)!;
+    const picture = runsPicture(TASK, "run", range(1, 10).map((budget) => ({ budget: 1 })), record)!;
     const lines = runsLines(picture, { width: 80, indent: 2, c: pc.createColors(false) });
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines.some((l) => /… \d+ more runs/.test(l))).toBe(true);
