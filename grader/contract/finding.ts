@@ -29,6 +29,7 @@ export type Setting =
   | CrashInCall
   | PowerCutInCall
   | KilledProcesses
+  | KilledEnteringStep
   | CrashChain
   | TaskCrashes
   | DiskSaidNo
@@ -112,6 +113,18 @@ export interface KilledProcesses {
 }
 
 /**
+ * phase2.killed-at-step-6, the handout's scenario with real processes: process 1 ran runTask to be
+ * killed with SIGKILL as it entered runStep(`step`); `killed`: it was, and process 2 then ran
+ * runTask again over what it left (what went wrong is process 2's); else what went wrong is what
+ * process 1 did instead.
+ */
+export interface KilledEnteringStep {
+  kind: "killed-entering-step";
+  step: number;
+  killed: boolean;
+}
+
+/**
  * phase1.crash-safety: the call `call` (as shown), over the old checkpoint `old` (shown; null for
  * none), killed at `cut` of its recorded `trace` (its own calls begin at `start`), which left `disk`.
  */
@@ -163,7 +176,20 @@ export interface ConcurrentWriters {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong | RanWhenDone;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong | RanWhenDone | NeverEntered | StepsByProcess;
+
+/** phase2.killed-at-step-6: process 1's runTask returned as it must, yet never entered runStep(`step`), the step it was to be killed in. */
+export interface NeverEntered {
+  kind: "never-entered";
+  step: number;
+}
+
+/** phase2.killed-at-step-6: the record shows other steps in each process than the kill allows; `ran`: the steps process 1, then process 2, ran, in order; `expected`: those each must run. */
+export interface StepsByProcess {
+  kind: "steps-by-process";
+  ran: [number[], number[]];
+  expected: [number[], number[]];
+}
 
 /**
  * phase2.finished: once the task was done, runTask called runStep, in the later runs `runs` (each a

@@ -98,14 +98,9 @@ export function processWrong(p: ProcessOutcome, calls?: string): ProcessWrong | 
   return { kind: "process", said, outcome };
 }
 
-/** processWrong's words, for a story told as text, or null; its outcome told (told.ts). */
-export function unfinishedProcess(p: ProcessOutcome, calls?: string): string | null {
-  const wrong = processWrong(p, calls);
-  if (wrong === null) return null;
-  // A picture says a process that ran out of time without the guess at why that follows.
-  const says = p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : wrong.said;
-  toldOutcome(wrong.outcome, { judged: true, place: { says } });
-  return wrong.said;
+/** What a runs picture says of process `p` that did not finish (`wrong`): its words, or, when it ran out of time, that alone, without the guess at why that follows. */
+export function processSays(p: ProcessOutcome, wrong: ProcessWrong): string {
+  return p.timedOut ? `the process did not finish within ${formatSeconds(p.limits.processMs)}` : wrong.said;
 }
 
 /** A call's outcome where a story says what was expected instead: the outcome the failure comes down to (told.ts). */

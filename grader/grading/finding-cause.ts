@@ -49,6 +49,10 @@ function outcomeOf(wrong: Wrong): string {
       return taskResultOutcome(wrong);
     case "ran-when-done":
       return RAN_WHEN_DONE_OUTCOME;
+    case "never-entered":
+      return "runTask never entered the step it was to be killed in";
+    case "steps-by-process":
+      return "the two processes ran other steps than the kill allows";
   }
 }
 

@@ -1,16 +1,18 @@
 // A finding's story, as a student reads it under a failed check: what the check did, what came
 // back against what was expected, and what explains it, rendered from the Finding alone.
-import type { AfterFault, ChainLink, ConcurrentWriters, CrashChain, DiskSaidNo, TaskRun, Finding, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
+import type { AfterFault, ChainLink, ConcurrentWriters, CrashChain, DiskSaidNo, TaskRun, Finding, KilledEnteringStep, KilledProcesses, Note, PowerCutInCall, Setting, When, Wrong } from "../contract/finding.js";
 import { describePolicy, missingStep, modelAt } from "../crash/power-loss.js";
 import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
-import { afterCrashesWords, ranWhenDoneWords, recordWrongWords, taskCrashesWords, taskResultWords } from "./task-words.js";
+import { afterCrashesWords, ranWhenDoneWords, recordWrongWords, stepsByProcessWords, taskCrashesWords, taskResultWords } from "./task-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
   if (setting?.kind === "concurrent-writers") return wrong.kind === "run" ? runStory(setting, wrong) : wrongWords(wrong);
+  // The handout's scenario is told as one line: the kill, then what went wrong.
+  if (setting?.kind === "killed-entering-step") return [killedEnteringWords(setting, wrong), ...notes.map(noteWords)].join("\n");
   const lines = setting ? [settingWords(setting)].filter(Boolean) : [];
   lines.push(setting?.kind === "killed-processes" ? killedProcessWrong(setting, wrong) : when ? happenedWhen(when, wrong, setting) : wrongWords(wrong));
   for (const note of notes) lines.push(noteWords(note));
@@ -21,7 +23,13 @@ function noteWords(note: Note): string {
   return note.kind === "hint" ? note.says : returnedUnfinishedWords(note.fn);
 }
 
-function settingWords(setting: Exclude<Setting, ConcurrentWriters>): string {
+/** "Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: ..."; or what process 1 did instead of being killed. */
+function killedEnteringWords({ step, killed }: KilledEnteringStep, wrong: Wrong): string {
+  if (killed) return `Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${step}). Process 2 ran runTask again: ${wrongWords(wrong)}.`;
+  return `Process 1 ran runTask, to be killed when it entered runStep(${step}), but it never did${wrong.kind === "never-entered" ? "" : `: ${wrongWords(wrong)}`}.`;
+}
+
+function settingWords(setting: Exclude<Setting, ConcurrentWriters | KilledEnteringStep>): string {
   switch (setting.kind) {
     case "writes-in-turn":
       return `Wrote ${setting.shown.join(", then ")}, loading after each write.`;
@@ -148,6 +156,10 @@ export function wrongWords(wrong: Wrong): string {
       return taskResultWords(wrong);
     case "ran-when-done":
       return ranWhenDoneWords(wrong);
+    case "never-entered":
+      return `runTask never entered runStep(${wrong.step})`;
+    case "steps-by-process":
+      return stepsByProcessWords(wrong);
     case "process":
       return wrong.said;
     case "no-write-to-kill":

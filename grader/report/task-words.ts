@@ -2,7 +2,7 @@
 // contract/finding.ts) and what runTask returned (TaskResultWrong). For each, the sentence under a
 // failed check, the shorter words a runs picture marks the place with, and the outcome, the same
 // for every submission with that bug, that the report compares.
-import type { AfterCrashes, RanWhenDone, RecordWent, RecordWrong, TaskCrashes, TaskResultWrong, TaskState } from "../contract/finding.js";
+import type { AfterCrashes, RanWhenDone, StepsByProcess, RecordWent, RecordWrong, TaskCrashes, TaskResultWrong, TaskState } from "../contract/finding.js";
 import type { PictureRun, PictureWrong } from "../contract/picture-runs.js";
 import { cutPlace } from "../crash/describe.js";
 import { placeCrash, type CrashPlace } from "../crash/task-crash.js";
@@ -189,6 +189,12 @@ export function taskResultOutcome(wrong: TaskResultWrong): string {
     case "state":
       return `runTask returned ${got.state ? stateKindWords(got.state) : "no state"} instead of the state after its last step`;
   }
+}
+
+/** "the record shows steps [1, 2, 3, 4, 5] in process 1 and [5, 6, 7, 8, 9, 10] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10]". */
+export function stepsByProcessWords({ ran, expected }: StepsByProcess): string {
+  const list = (steps: number[]) => `[${steps.join(", ")}]`;
+  return `the record shows steps ${list(ran[0])} in process 1 and ${list(ran[1])} in process 2; expected ${list(expected[0])} and ${list(expected[1])}`;
 }
 
 /** The story of runTask calling runStep once the task was done: each later run, its maxSteps, the steps it called. */

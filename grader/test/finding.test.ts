@@ -95,6 +95,19 @@ describe("a finding's story", () => {
     expect(causeOf(finding)).toEqual({ outcome: "runTask called runStep on a finished checkpoint" });
   });
 
+  test("of the handout's kill at a step is one line: the kill, then what process 2 did wrong; or what process 1 did instead of being killed", () => {
+    const killed = (wrong: Wrong): Finding => ({ setting: { kind: "killed-entering-step", step: 6, killed: true }, wrong });
+    const steps: Wrong = { kind: "steps-by-process", ran: [[1, 2, 3, 4, 5], [5, 6, 7, 8, 9, 10]], expected: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]] };
+    expect(storyOf(killed(steps))).toBe("Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: the record shows steps [1, 2, 3, 4, 5] in process 1 and [5, 6, 7, 8, 9, 10] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10].");
+    expect(causeOf(killed(steps))).toEqual({ outcome: "the two processes ran other steps than the kill allows" });
+    const notKilled = (wrong: Wrong): Finding => ({ setting: { kind: "killed-entering-step", step: 6, killed: false }, wrong });
+    expect(storyOf(notKilled({ kind: "never-entered", step: 6 }))).toBe("Process 1 ran runTask, to be killed when it entered runStep(6), but it never did.");
+    expect(causeOf(notKilled({ kind: "never-entered", step: 6 }))).toEqual({ outcome: "runTask never entered the step it was to be killed in" });
+    const exited: Wrong = { kind: "process", said: "the process exited with code 3 before its calls finished", outcome: "the process exited before its calls finished" };
+    expect(storyOf(notKilled(exited))).toBe("Process 1 ran runTask, to be killed when it entered runStep(6), but it never did: the process exited with code 3 before its calls finished.");
+    expect(causeOf(killed(exited))).toEqual({ outcome: "the process exited before its calls finished" });
+  });
+
   test("of the run a crash check records to crash names the call when it made too many file-system calls, and says which run failed", () => {
     const threw: CallResult = { status: "threw", error: { name: "Error", code: "EEXIST", message: "file exists", notImplemented: false } };
     const call: Wrong = { kind: "call", call: { fn: "runTask", shown: "runTask", result: threw } };

@@ -3,12 +3,13 @@
 // runs steps 6 to the last, and no step runs twice.
 import path from "node:path";
 import type { CheckDefinition } from "../../grading/harness.js";
-import { gradedTask, judgeRecord, type Done, type GradedTask } from "./ledger.js";
+import { gradedTask, recordWrong, type Done, type GradedTask } from "./ledger.js";
 import { makeScenarioFolder } from "../../sandbox/supervisor/process-client.js";
-import { unfinishedProcess } from "../../grading/calls.js";
-import { judgedPlace, toldOutcome } from "../../grading/told.js";
-import { checkRunResult, runTaskStep } from "./task-run.js";
+import { processSays, processWrong } from "../../grading/calls.js";
+import type { StepsByProcess } from "../../contract/finding.js";
+import { runResultWrong, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
+import { stepsByProcessWords, taskWrongMark } from "../../report/task-words.js";
 
 export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
@@ -30,35 +31,31 @@ export const killedAtStep6: CheckDefinition = {
     const first = await run({ enterStep: killedAt });
     ctx.countCrashStates(1);
     if (first.signal !== "SIGKILL") {
-      const how = unfinishedProcess(first, "runTask") ?? (first.results && checkRunResult(task, first.results[0]!, task.steps));
-      return ctx.failed(`Process 1 ran runTask, to be killed when it entered runStep(${killedAt}), but it never did${how ? `: ${how}` : ""}.`, undefined, how ? {} : { outcome: "runTask never entered the step it was to be killed in" });
+      const instead = processWrong(first, "runTask") ?? (first.results && runResultWrong(task, first.results[0]!, task.steps)) ?? { kind: "never-entered", step: killedAt };
+      return ctx.failed({ setting: { kind: "killed-entering-step", step: killedAt, killed: false }, wrong: instead });
     }
     const second = await run();
-    const problem = unfinishedProcess(second, "runTask");
     const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
-    const verdict = problem ?? judgeRecord(task, record) ?? stepsByRun(task, record) ?? checkRunResult(task, second.results![0]!, task.steps);
-    if (!verdict) return ctx.passed();
+    // A process that did not finish is the story; then what the record shows; then what runTask returned.
+    const wrong = processWrong(second, "runTask") ?? recordWrong(task, record) ?? stepsByRun(task, record) ?? runResultWrong(task, second.results![0]!, task.steps);
+    if (!wrong) return ctx.passed();
     // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
     if (first.effects.some((e) => e.phase === "done")) {
       const killed = { step: killedAt, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${killedAt})` };
-      const place = judgedPlace();
-      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, { ...place, says: place?.says ?? verdict }));
+      const mark = wrong.kind === "process" ? { says: processSays(second, wrong) } : wrong.kind === "steps-by-process" ? { says: stepsByProcessWords(wrong) } : taskWrongMark(wrong);
+      ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, mark));
     }
-    return ctx.failed(`Process 1 ran runTask and was killed with SIGKILL as it entered runStep(${killedAt}). Process 2 ran runTask again: ${verdict}.`);
+    return ctx.failed({ setting: { kind: "killed-entering-step", step: killedAt, killed: true }, wrong });
   },
 };
 
 /** Steps 1 to 5 must be run by the first process and 6 to the last by the second (with task.killedAtStep 6). */
-function stepsByRun(task: GradedTask, record: Done[]): string | null {
-  const first = record.filter((d) => d.run === 1).map((d) => d.step);
-  const second = record.filter((d) => d.run === 2).map((d) => d.step);
-  const wanted = [steps(1, task.killedAtStep - 1), steps(task.killedAtStep, task.steps)];
-  if (first.join() === wanted[0]!.join() && second.join() === wanted[1]!.join()) return null;
-  const says = `the record shows steps [${first.join(", ")}] in process 1 and [${second.join(", ")}] in process 2; expected [${wanted[0]!.join(", ")}] and [${wanted[1]!.join(", ")}]`;
-  toldOutcome("the two processes ran other steps than the kill allows", { judged: true, place: { says } });
-  return says;
+function stepsByRun(task: GradedTask, record: Done[]): StepsByProcess | null {
+  const ran: StepsByProcess["ran"] = [record.filter((d) => d.run === 1).map((d) => d.step), record.filter((d) => d.run === 2).map((d) => d.step)];
+  const expected: StepsByProcess["expected"] = [steps(1, task.killedAtStep - 1), steps(task.killedAtStep, task.steps)];
+  return ran[0].join() === expected[0].join() && ran[1].join() === expected[1].join() ? null : { kind: "steps-by-process", ran, expected };
 }
 
 /** The steps `from` to `to`, in order. */
