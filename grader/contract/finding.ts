@@ -176,7 +176,16 @@ export interface ConcurrentWriters {
 }
 
 /** What came back, against what was expected. */
-export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong | RanWhenDone | NeverEntered | StepsByProcess;
+export type Wrong = CallWrong | SandboxWrong | ProcessWrong | NoWriteToKill | TooManyCalls | RunWrong | RecordWrong | TaskResultWrong | RanWhenDone | NeverEntered | StepsByProcess | BudgetSteps;
+
+/** phase2.max-steps: run `run` (with `maxSteps`, or none) ran the steps `ran`, not the next ones it had left, `expected`. */
+export interface BudgetSteps {
+  kind: "budget-steps";
+  run: number;
+  maxSteps?: number;
+  ran: number[];
+  expected: number[];
+}
 
 /** phase2.killed-at-step-6: process 1's runTask returned as it must, yet never entered runStep(`step`), the step it was to be killed in. */
 export interface NeverEntered {
@@ -284,7 +293,18 @@ export type When =
   | { kind: "in-chain"; process: number; did: "nothing" | "loaded" | "loaded-and-wrote"; wrote?: string }
   | AfterFault
   | TaskRun
-  | AfterCrashes;
+  | AfterCrashes
+  | BudgetedRuns;
+
+/**
+ * phase2.max-steps: runTask in a process of its own with each maxSteps of `budgets` in turn, then
+ * one with none; `inRun`: the run whose call or result went wrong, named before it.
+ */
+export interface BudgetedRuns {
+  kind: "budgeted-runs";
+  budgets: number[];
+  inRun?: number;
+}
 
 /**
  * The run `run` after a TaskCrashes setting's crashes: a new process that ran runTask to the end

@@ -7,7 +7,7 @@ import type { CallResult } from "../sandbox/messages/scenario.js";
 import { runOf, storyWords } from "../report/run-story.js";
 import { eachErrorOnce, type Cause, type TargetError } from "../contract/verdict.js";
 import { callOutcome } from "../report/call-words.js";
-import { RAN_WHEN_DONE_OUTCOME, recordOutcome, taskResultOutcome } from "../report/task-words.js";
+import { RAN_WHEN_DONE_OUTCOME, budgetStepsOutcome, recordOutcome, taskResultOutcome } from "../report/task-words.js";
 import { callErrors } from "./calls.js";
 
 export function causeOf({ setting, wrong }: Finding): Pick<Cause, "errors" | "outcome"> {
@@ -53,6 +53,8 @@ function outcomeOf(wrong: Wrong): string {
       return "runTask never entered the step it was to be killed in";
     case "steps-by-process":
       return "the two processes ran other steps than the kill allows";
+    case "budget-steps":
+      return budgetStepsOutcome(wrong);
   }
 }
 

@@ -6,7 +6,7 @@ import { describeCut, describeDisk } from "../crash/describe.js";
 import { callWords, callWrongWords, returnedUnfinishedWords, saveCall } from "./call-words.js";
 import { runStory, wentWords } from "./run-story.js";
 import { faultWords } from "./fault-words.js";
-import { afterCrashesWords, ranWhenDoneWords, recordWrongWords, stepsByProcessWords, taskCrashesWords, taskResultWords } from "./task-words.js";
+import { afterCrashesWords, budgetStepsWords, ranWhenDoneWords, recordWrongWords, stepsByProcessWords, taskCrashesWords, taskResultWords } from "./task-words.js";
 
 export function storyOf({ setting, when, wrong, notes = [] }: Finding): string {
   // A run of concurrent writers is told as one piece: its failure follows the calls it ran after.
@@ -160,6 +160,8 @@ export function wrongWords(wrong: Wrong): string {
       return `runTask never entered runStep(${wrong.step})`;
     case "steps-by-process":
       return stepsByProcessWords(wrong);
+    case "budget-steps":
+      return budgetStepsWords(wrong);
     case "process":
       return wrong.said;
     case "no-write-to-kill":
@@ -192,6 +194,8 @@ function happenedWhen(when: When, wrong: Wrong, setting: Setting | undefined): s
       return `${TASK_RUN_WORDS[when.run](when.steps)}: ${said}.`;
     case "after-crashes":
       return `${afterCrashesWords(when)}: ${said}.`;
+    case "budgeted-runs":
+      return `Ran runTask in ${when.budgets.length + 1} processes with maxSteps ${when.budgets.join(", ")}, then none: ${when.inRun === undefined ? "" : `in run ${when.inRun}, `}${said}.`;
     case "in-chain":
       // A process that made too many calls to record did nothing else worth telling.
       if (wrong.kind === "too-many-calls") return `Process ${when.process} ${said}.`;

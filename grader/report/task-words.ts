@@ -2,7 +2,7 @@
 // contract/finding.ts) and what runTask returned (TaskResultWrong). For each, the sentence under a
 // failed check, the shorter words a runs picture marks the place with, and the outcome, the same
 // for every submission with that bug, that the report compares.
-import type { AfterCrashes, RanWhenDone, StepsByProcess, RecordWent, RecordWrong, TaskCrashes, TaskResultWrong, TaskState } from "../contract/finding.js";
+import type { AfterCrashes, BudgetSteps, RanWhenDone, StepsByProcess, RecordWent, RecordWrong, TaskCrashes, TaskResultWrong, TaskState } from "../contract/finding.js";
 import type { PictureRun, PictureWrong } from "../contract/picture-runs.js";
 import { cutPlace } from "../crash/describe.js";
 import { placeCrash, type CrashPlace } from "../crash/task-crash.js";
@@ -195,6 +195,16 @@ export function taskResultOutcome(wrong: TaskResultWrong): string {
 export function stepsByProcessWords({ ran, expected }: StepsByProcess): string {
   const list = (steps: number[]) => `[${steps.join(", ")}]`;
   return `the record shows steps ${list(ran[0])} in process 1 and ${list(ran[1])} in process 2; expected ${list(expected[0])} and ${list(expected[1])}`;
+}
+
+/** "run 2 (maxSteps 3) ran steps [4, 5]; expected [4, 5, 6]". */
+export function budgetStepsWords({ run, maxSteps, ran, expected }: BudgetSteps): string {
+  return `run ${run}${maxSteps === undefined ? "" : ` (maxSteps ${maxSteps})`} ran steps [${ran.join(", ")}]; expected [${expected.join(", ")}]`;
+}
+
+/** What a run that ran other steps than it had left comes down to, whichever steps. */
+export function budgetStepsOutcome({ maxSteps }: BudgetSteps): string {
+  return `a run ${maxSteps === undefined ? "with no maxSteps" : "with maxSteps"} ran other steps than the next ones it had left`;
 }
 
 /** The story of runTask calling runStep once the task was done: each later run, its maxSteps, the steps it called. */

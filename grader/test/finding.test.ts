@@ -108,6 +108,17 @@ describe("a finding's story", () => {
     expect(causeOf(killed(exited))).toEqual({ outcome: "the process exited before its calls finished" });
   });
 
+  test("of runs with step budgets names the budgets, then the run that went wrong and how; its outcome says whether that run had a budget", () => {
+    const budgets = [4, 4];
+    const steps: Wrong = { kind: "budget-steps", run: 2, maxSteps: 4, ran: [5, 6, 7], expected: [5, 6, 7, 8] };
+    expect(storyOf({ when: { kind: "budgeted-runs", budgets }, wrong: steps })).toBe("Ran runTask in 3 processes with maxSteps 4, 4, then none: run 2 (maxSteps 4) ran steps [5, 6, 7]; expected [5, 6, 7, 8].");
+    expect(causeOf({ when: { kind: "budgeted-runs", budgets }, wrong: steps })).toEqual({ outcome: "a run with maxSteps ran other steps than the next ones it had left" });
+    const last: Wrong = { kind: "budget-steps", run: 3, ran: [], expected: [9, 10] };
+    expect(causeOf({ when: { kind: "budgeted-runs", budgets }, wrong: last })).toEqual({ outcome: "a run with no maxSteps ran other steps than the next ones it had left" });
+    const status: Wrong = { kind: "task-result", stepsDone: 4, steps: 10, got: { kind: "run", status: "done", nextStep: 5 } };
+    expect(storyOf({ when: { kind: "budgeted-runs", budgets, inRun: 1 }, wrong: status })).toBe('Ran runTask in 3 processes with maxSteps 4, 4, then none: in run 1, runTask returned { status: "done", nextStep: 5 }; expected { status: "paused", nextStep: 5 } after 4 of 10 steps.');
+  });
+
   test("of the run a crash check records to crash names the call when it made too many file-system calls, and says which run failed", () => {
     const threw: CallResult = { status: "threw", error: { name: "Error", code: "EEXIST", message: "file exists", notImplemented: false } };
     const call: Wrong = { kind: "call", call: { fn: "runTask", shown: "runTask", result: threw } };
