@@ -11,7 +11,7 @@ import type { CrashPoint } from "../../sandbox/messages/host.js";
 import type { AfterCrashes, CallWrong, CrashedRun, Failure, RecordWrong, TaskCrashes, TaskResultWrong, TooManyCalls } from "../../contract/finding.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import { doneEffects, recordWrong, type Done, type GradedTask } from "./ledger.js";
-import { FILE_SETUP, runResultWrong, runTaskStep, type TaskSetup } from "./task-run.js";
+import { FILE_SETUP, runResultWrong, runTaskStep, unreturnedRun, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
 import { afterCrashesWords, taskCrashesWords, taskWrongMark, type WrongMark } from "../../report/task-words.js";
@@ -75,14 +75,14 @@ export function effectsBefore(crashes: Crash[]): Done[] {
  */
 export function judgeRecovery(task: GradedTask, crashes: Crash[], final: CallResult, lastEffects: Done[]): RecordWrong | TaskResultWrong | null {
   const done = [...effectsBefore(crashes), ...lastEffects];
-  const wrong = runResultWrong(task, final, task.steps);
-  if (wrong?.got.kind === "call" && final.status !== "returned") return { ...wrong, got: { ...wrong.got, held: done.map((d) => d.step) } };
+  const unreturned = unreturnedRun(task, final, done);
+  if (unreturned) return unreturned;
   const extra: number[] = [];
   for (const c of crashes) {
     const window = crashWindow(placeCrash(c.run.trace, c.cut.at, c.run));
     if (window > 0) extra[window] = (extra[window] ?? 0) + 1;
   }
-  return recordWrong(task, done, extra) ?? wrong;
+  return recordWrong(task, done, extra) ?? runResultWrong(task, final, task.steps);
 }
 
 /** The run to the end after a chain of crashes: its number, whether the story calls it a new process, what it returned, its side effects, and its repository (a git-backed runner's). */

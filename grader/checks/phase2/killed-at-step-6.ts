@@ -7,7 +7,7 @@ import { gradedTask, recordWrong, type Done, type GradedTask } from "./ledger.js
 import { makeScenarioFolder } from "../../sandbox/supervisor/process-client.js";
 import { processSays, processWrong } from "../../grading/calls.js";
 import type { StepsByProcess } from "../../contract/finding.js";
-import { runResultWrong, runTaskStep } from "./task-run.js";
+import { runResultWrong, runTaskStep, unreturnedRun } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
 import { stepsByProcessWords, taskWrongMark } from "../../report/task-words.js";
 
@@ -38,8 +38,11 @@ export const killedAtStep6: CheckDefinition = {
     const done = [...first.effects, ...second.effects].filter((e) => e.phase === "done");
     const runOf = new Map<number, number>();
     const record: Done[] = done.map((e) => ({ step: e.step, input: e.input, output: e.output, run: runOf.get(e.pid) ?? runOf.set(e.pid, runOf.size + 1).get(e.pid)! }));
-    // A process that did not finish is the story; then what the record shows; then what runTask returned.
-    const wrong = processWrong(second, "runTask") ?? recordWrong(task, record) ?? stepsByRun(task, record) ?? runResultWrong(task, second.results![0]!, task.steps);
+    // A process that did not finish is the story, then a call that did not return (with the steps the
+    // record holds), then what the record shows, then what runTask returned.
+    const unfinished = processWrong(second, "runTask");
+    const result = second.results?.[0];
+    const wrong = unfinished ?? unreturnedRun(task, result!, record) ?? recordWrong(task, record) ?? stepsByRun(task, record) ?? runResultWrong(task, result!, task.steps);
     if (!wrong) return ctx.passed();
     // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
     if (first.effects.some((e) => e.phase === "done")) {

@@ -4,7 +4,7 @@ import { toldError, toldOutcome } from "../../grading/told.js";
 import type { TaskResultWrong } from "../../contract/finding.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
 import type { CallResult, ScenarioStep } from "../../sandbox/messages/scenario.js";
-import { stateOf, type GradedTask } from "./ledger.js";
+import { stateOf, type Done, type GradedTask } from "./ledger.js";
 import { dueStatus, taskResultOutcome, taskResultSays, taskResultWords } from "../../report/task-words.js";
 
 /** The checkpoint path of every Phase 2 scenario. */
@@ -45,6 +45,12 @@ export function runResultWrong(task: GradedTask, r: CallResult, stepsDone: numbe
   if (status !== dueStatus({ stepsDone, steps: task.steps }) || nextStep !== stepsDone + 1) return wrong({ kind: "run", status, nextStep });
   if (stateDigest !== task.expected.outputs[stepsDone]) return wrong({ kind: "state", state: stateDigest ? stateOf(task, stateDigest) : null });
   return null;
+}
+
+/** A runTask call, after a crash, that did not return: told as the call with the steps the record `done` then holds, not with the run expected; null when it returned. */
+export function unreturnedRun(task: GradedTask, r: CallResult, done: Done[]): TaskResultWrong | null {
+  if (r.status === "returned") return null;
+  return { kind: "task-result", stepsDone: task.steps, steps: task.steps, got: { kind: "call", call: { fn: "runTask", shown: "runTask", result: r }, held: done.map((d) => d.step) } };
 }
 
 /** runResultWrong's judgement as a story still told as text says it, with the error and outcome it tells (grading/told.ts). */
