@@ -68,8 +68,10 @@ export function killedMark(place: CrashPlace): NonNullable<PictureRun["killed"]>
 export type WrongMark = PictureWrong & { wrongState?: true };
 
 /** Where a judgement of a task's runs falls: the step and run it names, in its short words. */
-export function taskWrongMark(wrong: RecordWrong | TaskResultWrong): WrongMark {
+export function taskWrongMark(wrong: RecordWrong | TaskResultWrong | StepsByProcess | BudgetSteps): WrongMark {
   if (wrong.kind === "task-result") return { says: taskResultSays(wrong) };
+  if (wrong.kind === "steps-by-process") return { says: stepsByProcessWords(wrong) };
+  if (wrong.kind === "budget-steps") return { run: wrong.run, says: budgetStepsWords(wrong) };
   const { went } = wrong;
   const says = recordSays(wrong);
   switch (went.kind) {

@@ -8,7 +8,8 @@ import { causeOf } from "../grading/finding-cause.js";
 import { judgedOutcome, nothingTold, recordingTold } from "../grading/told.js";
 import { storyOf, wrongWords } from "../report/finding-story.js";
 import type { CallResult } from "../sandbox/messages/scenario.js";
-import type { Finding, KilledProcesses, RecoveryStep, Wrong } from "../contract/finding.js";
+import type { BudgetSteps, Finding, KilledProcesses, RecoveryStep, StepsByProcess, Wrong } from "../contract/finding.js";
+import { taskWrongMark } from "../report/task-words.js";
 import { gradedTask, judgeRecord, recordWrong, type Done } from "../checks/phase2/ledger.js";
 import { checkRunResult, runResultWrong } from "../checks/phase2/task-run.js";
 import { DEFAULT_TASK } from "../rubric-task.js";
@@ -100,6 +101,7 @@ describe("a finding's story", () => {
     const steps: Wrong = { kind: "steps-by-process", ran: [[1, 2, 3, 4, 5], [5, 6, 7, 8, 9, 10]], expected: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]] };
     expect(storyOf(killed(steps))).toBe("Process 1 ran runTask and was killed with SIGKILL as it entered runStep(6). Process 2 ran runTask again: the record shows steps [1, 2, 3, 4, 5] in process 1 and [5, 6, 7, 8, 9, 10] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10].");
     expect(causeOf(killed(steps))).toEqual({ outcome: "the two processes ran other steps than the kill allows" });
+    expect(taskWrongMark(steps as StepsByProcess)).toEqual({ says: "the record shows steps [1, 2, 3, 4, 5] in process 1 and [5, 6, 7, 8, 9, 10] in process 2; expected [1, 2, 3, 4, 5] and [6, 7, 8, 9, 10]" });
     const notKilled = (wrong: Wrong): Finding => ({ setting: { kind: "killed-entering-step", step: 6, killed: false }, wrong });
     expect(storyOf(notKilled({ kind: "never-entered", step: 6 }))).toBe("Process 1 ran runTask, to be killed when it entered runStep(6), but it never did.");
     expect(causeOf(notKilled({ kind: "never-entered", step: 6 }))).toEqual({ outcome: "runTask never entered the step it was to be killed in" });
@@ -113,6 +115,8 @@ describe("a finding's story", () => {
     const steps: Wrong = { kind: "budget-steps", run: 2, maxSteps: 4, ran: [5, 6, 7], expected: [5, 6, 7, 8] };
     expect(storyOf({ when: { kind: "budgeted-runs", budgets }, wrong: steps })).toBe("Ran runTask in 3 processes with maxSteps 4, 4, then none: run 2 (maxSteps 4) ran steps [5, 6, 7]; expected [5, 6, 7, 8].");
     expect(causeOf({ when: { kind: "budgeted-runs", budgets }, wrong: steps })).toEqual({ outcome: "a run with maxSteps ran other steps than the next ones it had left" });
+    // The runs picture marks that run, in the story's words for it.
+    expect(taskWrongMark(steps as BudgetSteps)).toEqual({ run: 2, says: "run 2 (maxSteps 4) ran steps [5, 6, 7]; expected [5, 6, 7, 8]" });
     const last: Wrong = { kind: "budget-steps", run: 3, ran: [], expected: [9, 10] };
     expect(causeOf({ when: { kind: "budgeted-runs", budgets }, wrong: last })).toEqual({ outcome: "a run with no maxSteps ran other steps than the next ones it had left" });
     const status: Wrong = { kind: "task-result", stepsDone: 4, steps: 10, got: { kind: "run", status: "done", nextStep: 5 } };

@@ -10,7 +10,7 @@ import type { CallResult } from "../../sandbox/messages/scenario.js";
 import type { CrashPoint } from "../../sandbox/messages/host.js";
 import type { AfterCrashes, CallWrong, CrashedRun, Failure, RecordWrong, TaskCrashes, TaskResultWrong, TooManyCalls } from "../../contract/finding.js";
 import type { GitHistory } from "../../sandbox/git/git-history.js";
-import { doneEffects, recordWrong, type Done, type GradedTask } from "./ledger.js";
+import { doneEffects, effectsBefore, recordWrong, type Done, type GradedTask } from "./ledger.js";
 import { FILE_SETUP, runResultWrong, runTaskStep, unreturnedRun, type TaskSetup } from "./task-run.js";
 import type { Picture } from "../../contract/picture.js";
 import { crashRunsPicture } from "./runs-picture.js";
@@ -63,11 +63,6 @@ export interface Crash extends CrashedRun {
   run: RecordedRun;
 }
 
-/** The side effects a chain of crashed runs performed before each crash, in order. */
-export function effectsBefore(crashes: Crash[]): Done[] {
-  return crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-}
-
 /**
  * Judges the record after `crashes` and a last run that returned `final` with `lastEffects`:
  * every step ran on the right state, none more often than the crashes allow, and the last run is
@@ -103,7 +98,10 @@ export function recoveryFailure(task: GradedTask, crashes: Crash[], last: LastRu
   const when: AfterCrashes = { kind: "after-crashes", run: last.run, newProcess: last.newProcess };
   const wrong = judgeRecovery(task, crashes, last.result, last.effects);
   const picture = (mark: WrongMark) => draw?.(() => crashRunsPicture(task, crashes, last.effects, mark, { checkpoint: setup.checkpoint }));
-  if (wrong) return picture(taskWrongMark(wrong)), { setting, when, wrong };
+  if (wrong) {
+    picture(taskWrongMark(wrong));
+    return { setting, when, wrong };
+  }
   // A git-backed runner's repository is still judged in words (checks/stretch-git/git-setup.ts).
   const problem = setup.judgeRepo?.(last.git, task.steps) ?? null;
   if (problem === null) return null;

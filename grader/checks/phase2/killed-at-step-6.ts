@@ -9,7 +9,7 @@ import { processSays, processWrong } from "../../grading/calls.js";
 import type { StepsByProcess } from "../../contract/finding.js";
 import { runResultWrong, runTaskStep, unreturnedRun } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
-import { stepsByProcessWords, taskWrongMark } from "../../report/task-words.js";
+import { taskWrongMark } from "../../report/task-words.js";
 
 export const killedAtStep6: CheckDefinition = {
   id: "phase2.killed-at-step-6",
@@ -47,7 +47,7 @@ export const killedAtStep6: CheckDefinition = {
     // Runs are numbered by the first side effect of each process: drawn only when process 1 had one, so run 1 is process 1.
     if (first.effects.some((e) => e.phase === "done")) {
       const killed = { step: killedAt, at: "in-step" as const, words: `with SIGKILL as it entered runStep(${killedAt})` };
-      const mark = wrong.kind === "process" ? { says: processSays(second, wrong) } : wrong.kind === "steps-by-process" ? { says: stepsByProcessWords(wrong) } : taskWrongMark(wrong);
+      const mark = wrong.kind === "process" ? { says: processSays(second, wrong) } : taskWrongMark(wrong);
       ctx.draw(() => runsPicture(task, "process", [{ killed }, {}], record, mark));
     }
     return ctx.failed({ setting: { kind: "killed-entering-step", step: killedAt, killed: true }, wrong });

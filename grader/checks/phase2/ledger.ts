@@ -4,7 +4,7 @@ import { expectedDigests } from "../../../lab/task.js";
 import type { Effect, Trace } from "../../crash/model.js";
 import type { LabTaskSettings } from "../../rubric-task.js";
 import { toldOutcome } from "../../grading/told.js";
-import type { RecordWent, RecordWrong, TaskState } from "../../contract/finding.js";
+import type { CrashedRun, RecordWent, RecordWrong, TaskState } from "../../contract/finding.js";
 import { recordOutcome, recordWrongWords, taskWrongMark } from "../../report/task-words.js";
 
 /** The lab task a grade runs (the manifest's "task"), with what a crash-free run of it does. */
@@ -39,6 +39,11 @@ export function doneEffects(entries: Trace["entries"], run: number): Done[] {
 export function stateOf(task: GradedTask, digest: string): TaskState {
   const k = task.expected.outputs.indexOf(digest);
   return k === 0 ? { kind: "initial" } : k > 0 ? { kind: "after-step", step: k } : { kind: "never-produced" };
+}
+
+/** The side effects a chain of crashed runs performed before each crash, in order, each attributed to its run. */
+export function effectsBefore(crashes: CrashedRun[]): Done[] {
+  return crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
 }
 
 /**

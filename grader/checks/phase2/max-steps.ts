@@ -8,7 +8,7 @@ import type { BudgetSteps, Finding, TaskResultWrong } from "../../contract/findi
 import { doneEffects, gradedTask, recordWrong } from "./ledger.js";
 import { restart, runResultWrong, runTaskStep } from "./task-run.js";
 import { runsPicture } from "./runs-picture.js";
-import { budgetStepsWords, taskResultWords, taskWrongMark, type WrongMark } from "../../report/task-words.js";
+import { taskResultWords, taskWrongMark, type WrongMark } from "../../report/task-words.js";
 
 export const maxSteps: CheckDefinition = {
   id: "phase2.max-steps",
@@ -40,7 +40,7 @@ export const maxSteps: CheckDefinition = {
           if (threw) return resultOf(threw, i + 1);
           if (ran.join() !== wanted.join()) {
             const wrong: BudgetSteps = { kind: "budget-steps", run: i + 1, ...(budgets[i] === undefined ? {} : { maxSteps: budgets[i] }), ran, expected: wanted };
-            return fail(wrong, { run: i + 1, says: budgetStepsWords(wrong) });
+            return fail(wrong, taskWrongMark(wrong));
           }
           done += expectedRan;
           const wrong = runResultWrong(task, r, done);

@@ -11,7 +11,7 @@ import type { Picture } from "../../contract/picture.js";
 import type { PictureRun, PictureWrong, RunFolders, RunsPicture } from "../../contract/picture-runs.js";
 import type { CrashedRun } from "../../contract/finding.js";
 import { placeCrash } from "../../crash/task-crash.js";
-import { doneEffects, type Done, type GradedTask } from "./ledger.js";
+import { effectsBefore, type Done, type GradedTask } from "./ledger.js";
 import { TASK_CHECKPOINT } from "./task-run.js";
 import { killedMark, type WrongMark } from "../../report/task-words.js";
 
@@ -60,8 +60,7 @@ export function crashRunsPicture(task: GradedTask, crashes: CrashedRun[], lastEf
   try {
     const told: RunTold[] = crashes.map((c) => ({ ...(c.budget === undefined ? {} : { budget: c.budget }), ...(c.paused ? {} : { killed: killedMark(placeCrash(c.run.trace, c.cut.at, c.run)) }) }));
     told.push({});
-    const before = crashes.flatMap((c, i) => doneEffects(c.run.trace.entries.slice(0, c.cut.at), i + 1));
-    const picture = runsPicture(task, "run", told, [...before, ...lastEffects], mark);
+    const picture = runsPicture(task, "run", told, [...effectsBefore(crashes), ...lastEffects], mark);
     const folders = picture && crashFolders(crashes, `@/${checkpoint.$path}`);
     return picture && folders ? { ...picture, folders } : picture;
   } catch {
